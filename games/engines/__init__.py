@@ -1,0 +1,35 @@
+"""The game engines and their registry. Nothing here imports Django (a test checks it).
+
+Beyond the contract's members every engine also offers:
+- `check_options(options, players) -> dict`: the cleaned options for that many seats, or
+  IllegalAction with a message (an impossible variant combination, a seat count outside the
+  bounds those variants allow);
+- `describe(event, names) -> str`: one event in words, names being the seats' display names.
+Each state keeps `seed` (secret), `draws` (the dice counter) and `round` (1-based).
+"""
+from games.engines.base import IllegalAction, Option, clean_options
+
+ENGINES: dict = {}
+
+
+def register(engine) -> None:
+    ENGINES[engine.name] = engine
+
+
+def get_engine(name: str):
+    try:
+        return ENGINES[name]
+    except KeyError:
+        raise LookupError(f"no game called {name!r}") from None
+
+
+def _load() -> None:
+    # Explicit imports, one line per game: a registry that is read, not discovered.
+    from games.engines.fuldrigger import ENGINE as fuldrigger
+    from games.engines.pirater import ENGINE as pirater
+
+    for engine in (fuldrigger, pirater):
+        register(engine)
+
+
+__all__ = ["ENGINES", "IllegalAction", "Option", "clean_options", "get_engine", "register"]

@@ -1,0 +1,36 @@
+"""Dice drawn from a game's own state, so every roll can be replayed from the seed.
+
+Each draw hashes the secret seed with a counter kept in the state: the same seed and log give
+the same dice on any machine and any Python version (unlike `random`, whose algorithms may
+change between releases). Callers pass the working copy of the state that `apply` returns;
+these functions advance its counter in place.
+"""
+import hashlib
+
+
+def draw(state: dict, n: int) -> int:
+    """A fair-enough integer in [0, n): 256 bits of hash make modulo bias negligible."""
+    if n <= 0:
+        raise ValueError("draw needs a positive range")
+    counter = state.get("draws", 0)
+    digest = hashlib.sha256(f"{state['seed']}:{counter}".encode()).digest()
+    state["draws"] = counter + 1
+    return int.from_bytes(digest, "big") % n
+
+
+def roll(state: dict, count: int, sides: int = 6) -> list[int]:
+    return [draw(state, sides) + 1 for _ in range(count)]
+
+
+def shuffle(state: dict, items: list) -> list:
+    """Fisher–Yates with draws from the state; returns a new list."""
+    items = list(items)
+    for i in range(len(items) - 1, 0, -1):
+        j = draw(state, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+def seed_hash(seed: str) -> str:
+    """The public commitment to a match's secret seed."""
+    return hashlib.sha256(seed.encode()).hexdigest()
