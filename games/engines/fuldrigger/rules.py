@@ -1,0 +1,311 @@
+"""The turn (F8–F11), who may act, what is legal, and `apply`, which dispatches every action.
+
+A round begins with the banker's chance card (F43, phase "card": only the system acts), then
+each seat still in plays a turn in seat order (F8): roll three dice (F10), then move each ship
+once, trade, buy, fight and make offers in any order (F9; trading, buying and offers may also
+come before the roll), then end the turn.
+"""
+from __future__ import annotations
+
+import math
+
+from games.engines import dice
+from games.engines.base import IllegalAction
+from games.engines.fuldrigger import chance, offers, trade, war
+from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.sailing import check_path, reachable, sail
+from games.engines.fuldrigger.state import (
+    MAX_FORTRESSES, MAX_SHIPS, MIN_CARRIED, SHIP_PRICE, FORTRESS_PRICE, active_seats, clone,
+    effect_on, fortresses_of, fortunes, fresh_turn, ships_of,
+)
+
+
+# ---- who acts ------------------------------------------------------------------------------
+
+def to_act(state: dict) -> list[int]:
+    """The seat whose turn it is, then every seat with an open offer to answer."""
+    if state["phase"] != "play":
+        return []
+    current = state["turn"]["seat"]
+    answering = sorted({o["to"] for o in state["offers"]} - {current})
+    return [current] + answering
+
+
+def system_action(state: dict) -> dict | None:
+    return {"type": "draw_card"} if state["phase"] == "card" else None
+
+
+def is_over(state: dict) -> bool:
+    return state["phase"] == "over"
+
+
+# ---- apply ---------------------------------------------------------------------------------
+
+def apply(state: dict, seat, action) -> tuple[dict, list]:
+    if not isinstance(action, dict):
+        raise IllegalAction("An action must be a JSON object with a 'type'.")
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        raise IllegalAction("An action needs a 'type'.")
+    if state["phase"] == "over":
+        raise IllegalAction("The game is over.")
+    if seat is None:
+        if kind != "draw_card":
+            raise IllegalAction(f"The system cannot play {kind!r}.")
+        if state["phase"] != "card":
+            raise IllegalAction("No chance card is due now.")
+        new = clone(state)
+        events: list = []
+        chance.draw_card(new, events)
+        new["phase"] = "play"
+        _settle(new, events, pass_on=False)
+        if new["phase"] == "play":
+            seat = new["turn"]["seat"]
+            if new["out"][seat] or not _begin_turn(new, seat, events):
+                _pass_turn(new, events)
+        return new, events
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["players"]:
+        raise IllegalAction(f"There is no seat {seat!r} in this game.")
+    if kind not in HANDLERS and kind != "draw_card":
+        raise IllegalAction(f"Unknown action {kind!r}.")
+    if state["phase"] == "card":
+        raise IllegalAction("Wait: the banker's chance card is turned first.")
+    if kind == "draw_card":
+        raise IllegalAction("Only the bank turns the chance cards.")
+    if seat not in to_act(state):
+        raise IllegalAction("It is not your turn.")
+    if seat != state["turn"]["seat"] and kind not in ANSWERS:
+        raise IllegalAction("It is not your turn: you may only answer the offers made to you.")
+    new = clone(state)
+    events = []
+    HANDLERS[kind](new, seat, action, events)
+    _settle(new, events)
+    return new, events
+
+
+# ---- the turn ------------------------------------------------------------------------------
+
+def _need_roll(state: dict) -> int:
+    total = state["turn"]["total"]
+    if total is None:
+        raise IllegalAction("Roll the dice first (F10).")
+    return total
+
+
+def do_roll(state: dict, seat: int, action: dict, events: list) -> None:
+    if state["turn"]["roll"] is not None:
+        raise IllegalAction("You have rolled this turn already.")
+    faces = dice.roll(state, 3)
+    total = sum(faces)
+    notes = []
+    for effect in effect_on(state, "fog"):
+        total = math.ceil(total / 2)
+        notes.append(effect["card"])
+    for effect in effect_on(state, "fair_winds"):
+        total += effect["amount"]
+        notes.append(effect["card"])
+    state["turn"]["roll"] = faces
+    state["turn"]["total"] = total
+    events.append({"type": "roll", "seat": seat, "dice": faces, "total": total, "cards": notes})
+
+
+def do_move(state: dict, seat: int, action: dict, events: list) -> None:
+    ship = trade.own_ship(state, seat, action)
+    total = _need_roll(state)
+    turn = state["turn"]
+    if ship["id"] in turn["still"]:
+        raise IllegalAction(f"The {ship['name']} lies becalmed this turn (F17).")
+    if ship["id"] in turn["moved"]:
+        raise IllegalAction(f"The {ship['name']} has moved this turn already.")
+    path = check_path(ship["node"], action.get("path"), total)
+    turn["moved"].append(ship["id"])
+    sail(state, ship, path, events)
+
+
+def do_end_turn(state: dict, seat: int, action: dict, events: list) -> None:
+    _need_roll(state)
+    events.append({"type": "end_turn", "seat": seat})
+    _pass_turn(state, events)
+
+
+def _pass_turn(state: dict, events: list) -> None:
+    """Hand the turn to the next seat still in; a new round begins when play wraps around."""
+    seat = state["turn"]["seat"]
+    while True:
+        players = active_seats(state)
+        if len(players) <= 1:
+            _finish(state, "last_fleet", events)
+            return
+        later = [s for s in players if s > seat]
+        if later:
+            seat = later[0]
+            if _begin_turn(state, seat, events):
+                return
+            continue
+        # Play returns to the first seat: the round is over.
+        state["history"] = state["history"] + [fortunes(state)]
+        limit = state["options"].get("rounds", 0)
+        if limit and state["round"] >= limit:
+            _finish(state, "rounds", events, record=False)
+            return
+        state["round"] += 1
+        state["turn"] = fresh_turn(players[0])
+        state["phase"] = "card"
+        events.append({"type": "round", "round": state["round"]})
+        return
+
+
+def _begin_turn(state: dict, seat: int, events: list) -> bool:
+    """Start `seat`'s turn; False if scurvy makes him lose it (the caller passes on)."""
+    state["turn"] = fresh_turn(seat)
+    becalmed = [ship for ship in ships_of(state, seat) if ship["calm"]]
+    for ship in becalmed:                  # F17: lies still for its owner's next turn
+        ship["calm"] = False
+    if state["skip"][seat]:
+        state["skip"][seat] = False
+        events.append({"type": "turn_lost", "seat": seat})
+        return False
+    state["turn"]["still"] = [ship["id"] for ship in becalmed]
+    events.append({"type": "turn", "seat": seat, "round": state["round"]})
+    return True
+
+
+def _finish(state: dict, why: str, events: list, record: bool = True) -> None:
+    if record:
+        state["history"] = state["history"] + [fortunes(state)]
+    state["phase"] = "over"
+    state["ended"] = why
+    state["offers"] = []
+    events.append({"type": "game_over", "reason": why, "fortunes": fortunes(state)})
+
+
+def _settle(state: dict, events: list, pass_on: bool = True) -> None:
+    """After every action: F3 — a player with no ships and under 100 ducats is out; when one
+    player (or none) is left the game ends. If the player whose turn it is went out, pass on."""
+    if state["phase"] == "over":
+        return
+    for seat in active_seats(state):
+        if not ships_of(state, seat) and state["cash"][seat] < SHIP_PRICE:
+            state["out"][seat] = True
+            events.append({"type": "out", "seat": seat})
+    offers.drop_dead_offers(state)
+    if len(active_seats(state)) <= 1:
+        _finish(state, "last_fleet", events)
+        return
+    if pass_on and state["phase"] == "play" and state["out"][state["turn"]["seat"]]:
+        _pass_turn(state, events)
+
+
+HANDLERS = {
+    "roll": do_roll,
+    "move": do_move,
+    "buy_cargo": trade.do_buy_cargo,
+    "sell_cargo": trade.do_sell_cargo,
+    "buy_ship": trade.do_buy_ship,
+    "sell_ship": trade.do_sell_ship,
+    "buy_fortress": trade.do_buy_fortress,
+    "fit_privateer": war.do_fit_privateer,
+    "lay_off_privateer": war.do_lay_off_privateer,
+    "attack": war.do_attack,
+    "isthmus_unload": trade.do_isthmus_unload,
+    "isthmus_load": trade.do_isthmus_load,
+    "offer": offers.do_offer,
+    "accept_offer": offers.do_accept_offer,
+    "decline_offer": offers.do_decline_offer,
+    "withdraw_offer": offers.do_withdraw_offer,
+    "end_turn": do_end_turn,
+}
+ANSWERS = ("accept_offer", "decline_offer", "withdraw_offer")
+
+
+# ---- legal actions -------------------------------------------------------------------------
+
+def legal_actions(state: dict, seat: int) -> list[dict]:
+    if seat not in to_act(state):
+        return []
+    actions: list[dict] = []
+    for offer in state["offers"]:
+        if offer["to"] == seat:
+            if offers.problem(state, offer) is None:
+                actions.append({"type": "accept_offer", "offer": offer["id"]})
+            actions.append({"type": "decline_offer", "offer": offer["id"]})
+        if offer["from"] == seat:
+            actions.append({"type": "withdraw_offer", "offer": offer["id"]})
+    if seat != state["turn"]["seat"]:
+        return actions
+    turn = state["turn"]
+    if turn["roll"] is None:
+        actions.append({"type": "roll"})
+    else:
+        actions.append({"type": "end_turn"})
+    actions.extend(_port_actions(state, seat))
+    if turn["total"] is not None:
+        for ship in ships_of(state, seat):
+            if ship["id"] in turn["moved"] or ship["id"] in turn["still"]:
+                continue
+            for path in reachable(ship["node"], turn["total"]).values():
+                actions.append({"type": "move", "ship": ship["id"], "path": list(path)})
+        actions.extend(war.attack_options(state, seat))
+    actions.extend(offers.offer_options(state, seat))
+    return actions
+
+
+def _port_actions(state: dict, seat: int) -> list[dict]:
+    actions = []
+    cash = state["cash"][seat]
+    mine = ships_of(state, seat)
+    if len(mine) < MAX_SHIPS and cash >= SHIP_PRICE:
+        actions.append({"type": "buy_ship"})
+    isthmus = state["options"].get("isthmus") and not effect_on(state, "canal_closed")
+    fortress_ports = set()
+    for ship in mine:
+        port = ship["node"]
+        if not WORLD.is_port(port):
+            continue
+        number = ship["id"]
+        actions.append({"type": "sell_ship", "ship": number})
+        fortress_ports.add(port)
+        duty = trade.DUTY if trade.duty_owner(state, seat, port) is not None else 0
+        open_port = not trade.embargoed(state, port)
+        cargo = ship["cargo"]
+        if ship["privateer"]:
+            if war.privateer_base(state, seat, port):
+                actions.append({"type": "lay_off_privateer", "ship": number})
+        elif cargo is None:
+            if war.privateer_base(state, seat, port):
+                actions.append({"type": "fit_privateer", "ship": number})
+            if open_port:
+                for good, entry in WORLD.prices.get(port, {}).items():
+                    if (entry["buy"] is not None and state["tokens"][good] > 0
+                            and cash >= entry["buy"] + duty):
+                        actions.append({"type": "buy_cargo", "ship": number, "good": good})
+            if isthmus:
+                for entry in state["crossing"]:
+                    if entry["owner"] == seat and entry["at"] == port:
+                        actions.append({"type": "isthmus_load", "ship": number,
+                                        "cargo": entry["id"]})
+        else:
+            if open_port and cargo["carried"] >= MIN_CARRIED:
+                price = trade.sale_price(state, seat, port, cargo["good"])
+                if price is not None and cash + price >= duty:
+                    actions.append({"type": "sell_cargo", "ship": number})
+            if isthmus and WORLD.isthmus_partner(port) is not None:
+                toll, _ = trade.toll_terms(state, seat, port)
+                if cash >= toll:
+                    actions.append({"type": "isthmus_unload", "ship": number})
+    if len(fortresses_of(state, seat)) < MAX_FORTRESSES and cash >= FORTRESS_PRICE:
+        for port in sorted(fortress_ports):
+            if port not in state["fortresses"]:
+                actions.append({"type": "buy_fortress", "port": port})
+    return actions
+
+
+def timeout_action(state: dict, seat: int) -> dict:
+    """What the server plays for a seat out of time: roll, else end the turn; a seat that only
+    has offers to answer declines the oldest."""
+    if state["phase"] == "play" and seat == state["turn"]["seat"]:
+        return {"type": "roll"} if state["turn"]["roll"] is None else {"type": "end_turn"}
+    for offer in state["offers"]:
+        if offer["to"] == seat:
+            return {"type": "decline_offer", "offer": offer["id"]}
+    raise IllegalAction(f"Seat {seat} has nothing to do now.")

@@ -1,0 +1,217 @@
+"""Sailing (F10–F19): which paths a ship may sail, what the hazards do, where a roll can reach.
+
+A path lists the squares a ship enters, in order, without its starting square. Everything
+that limits a path is static — adjacency, the roll, tailwinds (+3) and headwinds (−3), ports
+ending a move (F11), no square twice — so a path is checked whole before any die is rolled;
+the dice of storms, ice, calms, reefs and pirates then decide whether the ship gets to its end.
+"""
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+
+from games.engines import dice
+from games.engines.base import IllegalAction
+from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.cards import card
+from games.engines.fuldrigger.state import effect_on, lose_cargo, remove_ship
+
+WIND = 3  # F13, F14
+
+
+def check_path(start: str, path, total: int) -> list[str]:
+    """The path as a list of node ids if a ship at `start` may sail it with `total`; else
+    IllegalAction saying why."""
+    if not isinstance(path, list) or not path:
+        raise IllegalAction("A move needs a path: the list of squares the ship sails through.")
+    if path[0] == start:          # tolerate a path that names the starting square first
+        path = path[1:]
+        if not path:
+            raise IllegalAction("The path does not leave the ship's square.")
+    remaining = total
+    seen = {start}
+    previous = start
+    for index, node in enumerate(path):
+        if not isinstance(node, str) or node not in WORLD.nodes:
+            raise IllegalAction(f"There is no square called {node!r} on the board.")
+        if node not in WORLD.adjacency[previous]:
+            raise IllegalAction(f"{WORLD.name(node)} is not next to {WORLD.name(previous)}.")
+        if node in seen:
+            raise IllegalAction(f"A ship may not enter {WORLD.name(node)} twice in one move.")
+        if remaining < 1:
+            if WORLD.hazard(previous) == "headwind":
+                raise IllegalAction(f"The headwind at {WORLD.name(previous)} ends the move there.")
+            raise IllegalAction(f"Too far: the roll allows {total} squares.")
+        remaining -= 1
+        hazard = WORLD.hazard(node)
+        if hazard == "tailwind":
+            remaining += WIND
+        elif hazard == "headwind":
+            remaining = max(0, remaining - WIND)
+        if WORLD.is_port(node) and index != len(path) - 1:
+            raise IllegalAction(f"Entering {WORLD.name(node)} ends the move (F11).")
+        seen.add(node)
+        previous = node
+    return list(path)
+
+
+@lru_cache(maxsize=8192)
+def reachable(start: str, total: int) -> dict[str, tuple[str, ...]]:
+    """Every square a ship at `start` can end a move on with `total`, each with one path.
+
+    Breadth-first over (square, movement left), keeping for each square the path that leaves
+    the most movement (ties: the fewest squares); the result is static, so it is cached.
+    """
+    best: dict[str, int] = {}
+    paths: dict[str, tuple[str, ...]] = {}
+    queue = deque([(start, total, ())])
+    while queue:
+        node, left, path = queue.popleft()
+        if left < 1:
+            continue
+        for nxt in WORLD.adjacency[node]:
+            if nxt == start or nxt in path:
+                continue
+            rest = left - 1
+            hazard = WORLD.hazard(nxt)
+            if hazard == "tailwind":
+                rest += WIND
+            elif hazard == "headwind":
+                rest = max(0, rest - WIND)
+            if nxt in best and rest <= best[nxt]:
+                continue
+            best[nxt] = rest
+            paths[nxt] = path + (nxt,)
+            if not WORLD.is_port(nxt):
+                queue.append((nxt, rest, path + (nxt,)))
+    return paths
+
+
+def two_dice(state: dict) -> list[int]:
+    return dice.roll(state, 2)
+
+
+def pirates_spare(state: dict, ship: dict, node: str) -> str | None:
+    """Why pirate waters leave this ship alone (F19), or None."""
+    if ship["privateer"]:
+        return "privateer"
+    owner = ship["owner"]
+    near = WORLD.within(node, 2)
+    if any(state["fortresses"].get(port) == owner for port in near if WORLD.is_port(port)):
+        return "fortress"
+    if effect_on(state, "convoy"):
+        return "convoy"
+    return None
+
+
+def sail(state: dict, ship: dict, path: list[str], events: list) -> str | None:
+    """Sail a checked path square by square; hazards act on entering. Returns why the ship
+    stopped short ("sunk", "wrecked", "becalmed") or None if it got to the end."""
+    start = ship["node"]
+    sailed: list[str] = []
+    hazard_events: list[dict] = []
+    stopped = None
+    for node in path:
+        ship["node"] = node
+        sailed.append(node)
+        if ship["cargo"] is not None:
+            ship["cargo"]["carried"] += 1      # F30: squares sailed since loading
+        stopped = enter(state, ship, node, hazard_events)
+        if stopped:
+            break
+    events.append({"type": "move", "seat": ship["owner"], "ship": ship["id"], "name": ship["name"],
+                   "from": start, "to": sailed[-1], "path": sailed, "stopped": stopped})
+    events.extend(hazard_events)
+    if stopped is None and WORLD.is_port(ship["node"]):
+        arrive(state, ship, events)
+    return stopped
+
+
+def enter(state: dict, ship: dict, node: str, events: list) -> str | None:
+    """F13–F19: the hazard of the square a ship has just entered."""
+    hazard = WORLD.hazard(node)
+    if hazard is None:
+        return None
+    base = {"seat": ship["owner"], "ship": ship["id"], "name": ship["name"], "node": node}
+    if hazard == "tailwind":                                   # F13
+        events.append({"type": "tailwind", **base})
+        return None
+    if hazard == "headwind":                                   # F14
+        events.append({"type": "headwind", **base})
+        return None
+    if hazard == "storm":                                      # F15
+        faces = two_dice(state)
+        return _sink_if(state, ship, "storm", faces, sum(faces) <= 3, events, base)
+    if hazard == "ice":                                        # F16
+        faces = two_dice(state)
+        return _sink_if(state, ship, "ice", faces, sum(faces) == 5, events, base)
+    if hazard == "calm":                                       # F17
+        faces = two_dice(state)
+        if sum(faces) <= 7:
+            ship["node"] = WORLD.calm_square
+            ship["calm"] = True
+            events.append({"type": "calm", **base, "dice": faces, "becalmed": True,
+                           "to": WORLD.calm_square})
+            return "becalmed"
+        events.append({"type": "calm", **base, "dice": faces, "becalmed": False})
+        return None
+    if hazard == "reef":                                       # F18
+        letter = WORLD.reef_letter(node)
+        known = state["known_reefs"][ship["owner"]]
+        if letter in known:
+            return None
+        faces = two_dice(state)
+        if sum(faces) <= 3:
+            cargo = ship["cargo"]["good"] if ship["cargo"] else None
+            remove_ship(state, ship)
+            events.append({"type": "reef", **base, "letter": letter, "dice": faces,
+                           "wrecked": True, "cargo": cargo})
+            return "wrecked"
+        known.append(letter)
+        known.sort()
+        events.append({"type": "reef", **base, "letter": letter, "dice": faces, "wrecked": False})
+        return None
+    if hazard == "pirates":                                    # F19
+        spared = pirates_spare(state, ship, node)
+        if spared:
+            events.append({"type": "pirates", **base, "spared": spared})
+            return None
+        faces = two_dice(state)
+        total = sum(faces)
+        cargo = ship["cargo"]["good"] if ship["cargo"] else None
+        if total <= 3:
+            remove_ship(state, ship)
+            events.append({"type": "pirates", **base, "dice": faces, "result": "ship_lost",
+                           "cargo": cargo})
+            return "sunk"
+        if total == 4 and cargo is not None:
+            lose_cargo(state, ship)
+            events.append({"type": "pirates", **base, "dice": faces, "result": "cargo_lost",
+                           "cargo": cargo})
+            return None
+        events.append({"type": "pirates", **base, "dice": faces, "result": "escaped",
+                       "cargo": cargo})
+        return None
+    return None
+
+
+def _sink_if(state, ship, kind, faces, sinks, events, base):
+    cargo = ship["cargo"]["good"] if ship["cargo"] else None
+    if sinks:
+        remove_ship(state, ship)
+    events.append({"type": kind, **base, "dice": faces, "sunk": sinks, "cargo": cargo})
+    return "sunk" if sinks else None
+
+
+def arrive(state: dict, ship: dict, events: list) -> None:
+    """A ship entered a port: it may claim a "first to reach" reward (F43 cards)."""
+    port = ship["node"]
+    for card_id in list(state["bounties"]):
+        data = card(card_id)
+        if data["port"] == port:
+            state["bounties"].remove(card_id)
+            state["claimed"].append(card_id)
+            state["cash"][ship["owner"]] += data["amount"]
+            events.append({"type": "bounty", "seat": ship["owner"], "ship": ship["id"],
+                           "name": ship["name"], "port": port, "card": card_id,
+                           "amount": data["amount"]})

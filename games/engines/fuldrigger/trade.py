@@ -1,0 +1,286 @@
+"""Trade (F20–F31) and the isthmus crossings (F44–F47): cargo, ships, fortresses, tolls.
+
+Each `do_*` function checks its action against a working copy of the state, raising
+IllegalAction with the reason, then changes the copy and appends its events.
+"""
+from __future__ import annotations
+
+from games.engines.base import IllegalAction
+from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.state import (
+    DUTY, FORTRESS_PRICE, MAX_FORTRESSES, MAX_SHIPS, MIN_CARRIED, OWNER_BONUS, PRICE_DROP,
+    SHIP_PRICE, SHIP_RESALE, TOLL, add_ship, effect_on, fortresses_of, lose_cargo, remove_ship,
+    ships_of,
+)
+
+
+# ---- reading fields ------------------------------------------------------------------------
+
+def ship_id(action: dict, key: str = "ship") -> int:
+    raw = action.get(key)
+    if isinstance(raw, bool) or raw is None:
+        raise IllegalAction(f"Say which ship: {key!r} must be a ship number.")
+    if isinstance(raw, str) and raw.strip().isdigit():
+        raw = int(raw)
+    if not isinstance(raw, int):
+        raise IllegalAction(f"{key!r} must be a ship number, not {raw!r}.")
+    return raw
+
+
+def own_ship(state: dict, seat: int, action: dict, key: str = "ship") -> dict:
+    number = ship_id(action, key)
+    ship = state["ships"].get(str(number))
+    if ship is None or ship["owner"] != seat:
+        raise IllegalAction(f"You have no ship number {number}.")
+    return ship
+
+
+def text_field(action: dict, key: str) -> str:
+    raw = action.get(key)
+    if not isinstance(raw, str) or not raw:
+        raise IllegalAction(f"{key!r} must be given as a name.")
+    return raw
+
+
+def in_port(ship: dict) -> str:
+    if not WORLD.is_port(ship["node"]):
+        raise IllegalAction(f"The {ship['name']} is at sea, not in a port.")
+    return ship["node"]
+
+
+# ---- prices --------------------------------------------------------------------------------
+
+def duty_owner(state: dict, seat: int, port: str) -> int | None:
+    """F24: the other player who owns the port's fortress, to whom duty is due."""
+    owner = state["fortresses"].get(port)
+    return owner if owner is not None and owner != seat else None
+
+
+def buy_price(state: dict, port: str, good: str) -> int | None:
+    entry = WORLD.prices.get(port, {}).get(good)
+    return None if entry is None else entry["buy"]
+
+
+def sale_price(state: dict, seat: int, port: str, good: str) -> int | None:
+    """What the port pays this seat for one load now: list price, this round's cards, the fall
+    for loads already sold here this turn (F31), the fortress owner's bonus (F25); never < 0."""
+    entry = WORLD.prices.get(port, {}).get(good)
+    if entry is None or entry["sell"] is None:
+        return None
+    price = entry["sell"]
+    for effect in effect_on(state, "price"):
+        if effect["port"] in (None, port) and effect["good"] in (None, good):
+            price += effect["amount"]
+    price -= PRICE_DROP * state["turn"]["sold"].get(port, {}).get(good, 0)
+    if state["fortresses"].get(port) == seat:
+        price += OWNER_BONUS
+    return max(0, price)
+
+
+def embargoed(state: dict, port: str) -> bool:
+    return bool(effect_on(state, "embargo", port=port))
+
+
+# ---- cargo ---------------------------------------------------------------------------------
+
+def do_buy_cargo(state: dict, seat: int, action: dict, events: list) -> None:
+    ship = own_ship(state, seat, action)
+    good = text_field(action, "good")
+    port = in_port(ship)
+    if ship["privateer"]:
+        raise IllegalAction("A privateer cannot carry cargo (F35).")
+    if ship["cargo"] is not None:
+        raise IllegalAction(f"The {ship['name']} already carries a cargo (F29).")
+    if embargoed(state, port):
+        raise IllegalAction(f"{WORLD.name(port)} is under embargo this round.")
+    if good not in WORLD.goods:
+        raise IllegalAction(f"There is no good called {good!r}.")
+    price = buy_price(state, port, good)
+    if price is None:
+        raise IllegalAction(f"{WORLD.goods[good]['name']} cannot be bought in {WORLD.name(port)}.")
+    if state["tokens"][good] <= 0:
+        raise IllegalAction(f"Every load of {WORLD.goods[good]['name']} is at sea already.")
+    owner = duty_owner(state, seat, port)
+    cost = price + (DUTY if owner is not None else 0)
+    if state["cash"][seat] < cost:
+        raise IllegalAction(f"A load of {WORLD.goods[good]['name']} costs {cost} ducats here; "
+                            f"you have {state['cash'][seat]}.")
+    state["cash"][seat] -= cost
+    if owner is not None:
+        state["cash"][owner] += DUTY
+    state["tokens"][good] -= 1
+    ship["cargo"] = {"good": good, "paid": price, "carried": 0, "from": port}
+    events.append({"type": "buy_cargo", "seat": seat, "ship": ship["id"], "name": ship["name"],
+                   "port": port, "good": good, "price": price,
+                   "duty": DUTY if owner is not None else 0, "duty_to": owner})
+
+
+def do_sell_cargo(state: dict, seat: int, action: dict, events: list) -> None:
+    ship = own_ship(state, seat, action)
+    port = in_port(ship)
+    cargo = ship["cargo"]
+    if cargo is None:
+        raise IllegalAction(f"The {ship['name']} carries no cargo.")
+    if embargoed(state, port):
+        raise IllegalAction(f"{WORLD.name(port)} is under embargo this round.")
+    if cargo["carried"] < MIN_CARRIED:
+        raise IllegalAction(f"The {WORLD.goods[cargo['good']]['name'].lower()} has been carried "
+                            f"{cargo['carried']} squares; it must be carried {MIN_CARRIED} before "
+                            "it can be sold (F30).")
+    price = sale_price(state, seat, port, cargo["good"])
+    if price is None:
+        raise IllegalAction(f"{WORLD.name(port)} does not buy "
+                            f"{WORLD.goods[cargo['good']]['name'].lower()}.")
+    owner = duty_owner(state, seat, port)
+    duty = DUTY if owner is not None else 0
+    if state["cash"][seat] + price < duty:
+        raise IllegalAction("You cannot pay the duty on this sale.")
+    state["cash"][seat] += price - duty
+    if owner is not None:
+        state["cash"][owner] += duty
+    sold = state["turn"]["sold"].setdefault(port, {})
+    sold[cargo["good"]] = sold.get(cargo["good"], 0) + 1
+    lose_cargo(state, ship)
+    events.append({"type": "sell_cargo", "seat": seat, "ship": ship["id"], "name": ship["name"],
+                   "port": port, "good": cargo["good"], "price": price, "paid": cargo["paid"],
+                   "duty": duty, "duty_to": owner})
+
+
+# ---- ships and fortresses ------------------------------------------------------------------
+
+def do_buy_ship(state: dict, seat: int, action: dict, events: list) -> None:
+    if len(ships_of(state, seat)) >= MAX_SHIPS:
+        raise IllegalAction(f"Nobody may own more than {MAX_SHIPS} ships (F22).")
+    if state["cash"][seat] < SHIP_PRICE:
+        raise IllegalAction(f"A ship costs {SHIP_PRICE} ducats; you have {state['cash'][seat]}.")
+    state["cash"][seat] -= SHIP_PRICE
+    ship = add_ship(state, seat, state["homes"][seat])
+    events.append({"type": "buy_ship", "seat": seat, "ship": ship["id"], "name": ship["name"],
+                   "port": ship["node"], "price": SHIP_PRICE})
+
+
+def do_sell_ship(state: dict, seat: int, action: dict, events: list) -> None:
+    ship = own_ship(state, seat, action)
+    port = in_port(ship)
+    cargo = ship["cargo"]["good"] if ship["cargo"] else None
+    remove_ship(state, ship)
+    state["cash"][seat] += SHIP_RESALE
+    events.append({"type": "sell_ship", "seat": seat, "ship": ship["id"], "name": ship["name"],
+                   "port": port, "price": SHIP_RESALE, "cargo": cargo})
+
+
+def do_buy_fortress(state: dict, seat: int, action: dict, events: list) -> None:
+    port = text_field(action, "port")
+    if port not in WORLD.nodes or not WORLD.is_port(port):
+        raise IllegalAction(f"There is no port called {port!r}.")
+    if not any(s["node"] == port for s in ships_of(state, seat)):
+        raise IllegalAction(f"A fortress is bought where one of your ships stands (F23); "
+                            f"none is in {WORLD.name(port)}.")
+    if port in state["fortresses"]:
+        raise IllegalAction(f"{WORLD.name(port)} already has a fortress.")
+    if len(fortresses_of(state, seat)) >= MAX_FORTRESSES:
+        raise IllegalAction(f"Nobody may own more than {MAX_FORTRESSES} fortresses (F27).")
+    if state["cash"][seat] < FORTRESS_PRICE:
+        raise IllegalAction(f"A fortress costs {FORTRESS_PRICE} ducats; "
+                            f"you have {state['cash'][seat]}.")
+    state["cash"][seat] -= FORTRESS_PRICE
+    state["fortresses"][port] = seat
+    events.append({"type": "buy_fortress", "seat": seat, "port": port, "price": FORTRESS_PRICE})
+
+
+# ---- isthmus (F44–F47) ---------------------------------------------------------------------
+
+def crossing_of(port: str) -> dict | None:
+    for crossing in WORLD.isthmus:
+        if port in crossing["ports"]:
+            return crossing
+    return None
+
+
+def toll_terms(state: dict, seat: int, port: str) -> tuple[int, list[int]]:
+    """(toll this seat pays, who receives it — empty: the bank) for a cargo crossing at port.
+
+    F46: at Panama the Porto Bello fortress's owner (the crossing's first port) crosses free
+    and collects. F47: at Suez the owner of both fortresses does; two different owners both
+    cross free and share the others' tolls."""
+    crossing = crossing_of(port)
+    owners = [state["fortresses"].get(p) for p in crossing["ports"]]
+    if crossing["name"] == "Suez":
+        if owners[0] is not None and owners[0] == owners[1]:
+            collectors = [owners[0]]
+        elif owners[0] is not None and owners[1] is not None:
+            collectors = sorted(owners)
+        else:
+            collectors = []
+    else:
+        collectors = [owners[0]] if owners[0] is not None else []
+    if seat in collectors:
+        return 0, []
+    return TOLL, collectors
+
+
+def _isthmus_open(state: dict) -> None:
+    if not state["options"].get("isthmus"):
+        raise IllegalAction("The isthmus variant is not played in this game.")
+    if effect_on(state, "canal_closed"):
+        raise IllegalAction("The isthmus roads are closed this round.")
+
+
+def do_isthmus_unload(state: dict, seat: int, action: dict, events: list) -> None:
+    _isthmus_open(state)
+    ship = own_ship(state, seat, action)
+    port = in_port(ship)
+    partner = WORLD.isthmus_partner(port)
+    if partner is None:
+        raise IllegalAction(f"{WORLD.name(port)} is not at an isthmus crossing.")
+    if ship["cargo"] is None:
+        raise IllegalAction(f"The {ship['name']} carries no cargo to send across.")
+    toll, collectors = toll_terms(state, seat, port)
+    if state["cash"][seat] < toll:
+        raise IllegalAction(f"The toll is {toll} ducats; you have {state['cash'][seat]}.")
+    state["cash"][seat] -= toll
+    shares = _split(toll, collectors)
+    for collector, share in shares:
+        state["cash"][collector] += share
+    cargo = ship["cargo"]
+    ship["cargo"] = None
+    number = state["next_cargo"]
+    state["next_cargo"] = number + 1
+    state["crossing"].append({"id": number, "owner": seat, "good": cargo["good"],
+                              "paid": cargo["paid"], "carried": cargo["carried"],
+                              "from": port, "at": partner, "round": state["round"]})
+    events.append({"type": "isthmus_unload", "seat": seat, "ship": ship["id"],
+                   "name": ship["name"], "port": port, "to": partner, "good": cargo["good"],
+                   "cargo": number, "toll": toll, "toll_to": [c for c, _ in shares]})
+
+
+def _split(toll: int, collectors: list[int]) -> list[tuple[int, int]]:
+    if not collectors or toll == 0:
+        return []
+    share, extra = divmod(toll, len(collectors))
+    return [(c, share + (1 if i < extra else 0)) for i, c in enumerate(collectors)]
+
+
+def do_isthmus_load(state: dict, seat: int, action: dict, events: list) -> None:
+    _isthmus_open(state)
+    ship = own_ship(state, seat, action)
+    port = in_port(ship)
+    raw = action.get("cargo")
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise IllegalAction("'cargo' must be the number of a cargo waiting at the isthmus.")
+    entry = next((c for c in state["crossing"] if c["id"] == raw), None)
+    if entry is None or entry["owner"] != seat:
+        raise IllegalAction(f"You have no cargo number {raw} at an isthmus.")
+    if entry["at"] != port:
+        raise IllegalAction(f"That cargo waits in {WORLD.name(entry['at'])}, not here.")
+    if ship["privateer"]:
+        raise IllegalAction("A privateer cannot carry cargo (F35).")
+    if ship["cargo"] is not None:
+        raise IllegalAction(f"The {ship['name']} already carries a cargo (F29).")
+    state["crossing"].remove(entry)
+    # The crossing is overland: it adds no squares to the distance carried (see the rules doc).
+    ship["cargo"] = {"good": entry["good"], "paid": entry["paid"], "carried": entry["carried"],
+                     "from": entry["from"]}
+    events.append({"type": "isthmus_load", "seat": seat, "ship": ship["id"],
+                   "name": ship["name"], "port": port, "good": entry["good"],
+                   "cargo": entry["id"]})
