@@ -1,0 +1,30 @@
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+
+from accounts.models import Profile
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(required=True, help_text="For password resets and, if you want, turn reminders.")
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_email(self):
+        email = self.cleaned_data["email"].lower()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError("An account with this email already exists.")
+        return email
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = Profile
+        fields = ("display_name", "time_zone", "language", "notify_email", "notify_turn")
+        labels = {"notify_email": "Emails"}
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(max_length=60, initial="bot")

@@ -1,0 +1,62 @@
+import hashlib
+import secrets
+import zoneinfo
+
+from django.conf import settings
+from django.db import models
+
+TIME_ZONES = sorted(zoneinfo.available_timezones())
+
+
+class Profile(models.Model):
+    """What a player says about themself: how to be named, when they live, how to be told."""
+
+    NOTIFY_EACH = "each"
+    NOTIFY_DIGEST = "digest"
+    NOTIFY_NONE = "none"
+    NOTIFY_CHOICES = [(NOTIFY_EACH, "Each event"), (NOTIFY_DIGEST, "A daily digest"), (NOTIFY_NONE, "None")]
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(max_length=40, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC", choices=[(tz, tz) for tz in TIME_ZONES])
+    language = models.CharField(max_length=8, blank=True, choices=[("", "Browser's choice")] + list(settings.LANGUAGES))
+    notify_email = models.CharField(max_length=8, choices=NOTIFY_CHOICES, default=NOTIFY_EACH)
+    notify_turn = models.BooleanField("Tell me when it is my turn", default=True)
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def name(self):
+        return self.display_name or self.user.get_username()
+
+
+def display_name(user) -> str:
+    profile = getattr(user, "profile", None) if user is not None else None
+    if profile is not None:
+        return profile.name
+    return user.get_username() if user is not None else "—"
+
+
+class ApiToken(models.Model):
+    """A bearer token for the JSON API; only its hash is stored, the key is shown once."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60, default="token")
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"{self.name} ({self.prefix}…)"
+
+    @staticmethod
+    def hash(key: str) -> str:
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    @classmethod
+    def issue(cls, user, name="token") -> tuple["ApiToken", str]:
+        key = "tw_" + secrets.token_urlsafe(30)
+        token = cls.objects.create(user=user, name=name, digest=cls.hash(key), prefix=key[3:11])
+        return token, key

@@ -1,0 +1,83 @@
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts import ratelimit
+from accounts.forms import ProfileForm, SignupForm, TokenForm
+from accounts.models import ApiToken, Profile
+
+
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        Profile.objects.create(user=user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, "Welcome aboard! Create a match or join one in the lobby.")
+        return redirect("home")
+    return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, with failed attempts counted per name and per address."""
+
+    template_name = "accounts/login.html"
+
+    def _who(self):
+        return self.request.POST.get("username", ""), self.request.META.get("REMOTE_ADDR", "")
+
+    def post(self, request, *args, **kwargs):
+        username, address = self._who()
+        if ratelimit.is_locked(username, address):
+            form = self.get_form()
+            form.errors.clear()
+            form.add_error(None, "Too many failed attempts. Please wait a few minutes and try again.")
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        ratelimit.record_failure(*self._who())
+        response = super().form_invalid(form)
+        response.status_code = 400
+        return response
+
+    def form_valid(self, form):
+        ratelimit.clear(*self._who())
+        return super().form_valid(form)
+
+
+@login_required
+def profile(request):
+    profile, _ = Profile.objects.get_or_create(user=request.user)
+    form = ProfileForm(request.POST or None, instance=profile)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Profile saved.")
+        return redirect("profile")
+    context = {"form": form, "tokens": request.user.api_tokens.order_by("-created_at"), "token_form": TokenForm()}
+    return render(request, "accounts/profile.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def token_create(request):
+    form = TokenForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the token a name of at most 60 characters.")
+        return redirect("profile")
+    _, key = ApiToken.issue(request.user, form.cleaned_data["name"])
+    messages.success(request, f"Your new API token (shown only now): {key}")
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def token_delete(request, token_id):
+    get_object_or_404(ApiToken, id=token_id, user=request.user).delete()
+    messages.success(request, "Token deleted.")
+    return redirect("profile")

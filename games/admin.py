@@ -1,0 +1,147 @@
+"""Admin game management: browse and filter matches, seats and the log; pause, resume, extend,
+end now, abort and hand a seat over. Every action goes through the services and into the log."""
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from games import services
+from games.errors import ServiceError
+from games.models import ActionLog, Match, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("number", "user", "colour", "is_absent", "consecutive_timeouts", "time_bank_left")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+def _bulk(service, label):
+    def action(modeladmin, request, queryset):
+        done = 0
+        for match in queryset:
+            try:
+                service(match_id=match.pk, actor=request.user)
+                done += 1
+            except ServiceError as exc:
+                modeladmin.message_user(request, f"{match}: {exc.message}", messages.WARNING)
+        if done:
+            modeladmin.message_user(request, f"{label}: {done} match(es).", messages.SUCCESS)
+
+    action.short_description = label
+    action.__name__ = f"action_{service.__name__}"
+    return action
+
+
+def _end_now(match_id, actor):
+    return services.match_finish(match_id=match_id, reason=f"ended by an admin ({actor})", actor=actor)
+
+
+_end_now.__name__ = "match_end_now"
+
+
+class ExtendForm(forms.Form):
+    turn_hours = forms.FloatField(required=False, min_value=0, max_value=24 * 30, label="Add hours to the current turn")
+    game_deadline = forms.DateTimeField(required=False, label="New match deadline",
+                                        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+
+class HandSeatForm(forms.Form):
+    seat = forms.IntegerField(min_value=0, label="Seat number (0 is the first)")
+    username = forms.CharField(label="Hand it to (username)")
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("id", "__str__", "game", "status", "seats_count", "version", "turn_deadline",
+                    "game_deadline", "created_at")
+    list_filter = ("game", "status", "is_public")
+    search_fields = ("id", "title", "seats__user__username", "creator__username")
+    date_hierarchy = "created_at"
+    inlines = [SeatInline]
+    readonly_fields = ("game", "rules_version", "options", "state", "version", "seed_hash", "turn_seats",
+                       "turn_started_at", "turn_deadline", "next_due_at", "needs_system", "standings",
+                       "finish_reason", "created_at", "started_at", "finished_at", "status", "manage_link")
+    exclude = ("seed",)
+    actions = [_bulk(services.match_pause, "Pause"), _bulk(services.match_resume, "Resume"),
+               _bulk(_end_now, "End now with current standings"), _bulk(services.match_abort, "Abort")]
+
+    def get_urls(self):
+        return [path("<int:match_id>/manage/", self.admin_site.admin_view(self.manage), name="games_match_manage")] + super().get_urls()
+
+    @admin.display(description="Manage")
+    def manage_link(self, obj):
+        if obj.pk is None:
+            return "—"
+        return format_html('<a href="{}">Extend a deadline or hand a seat over</a>',
+                           reverse("admin:games_match_manage", args=[obj.pk]))
+
+    def manage(self, request, match_id):
+        match = get_object_or_404(Match, pk=match_id)
+        if not self.has_change_permission(request, match):
+            return redirect("admin:index")
+        extend, hand = ExtendForm(prefix="extend"), HandSeatForm(prefix="hand")
+        if request.method == "POST":
+            try:
+                if "extend" in request.POST:
+                    extend = ExtendForm(request.POST, prefix="extend")
+                    if extend.is_valid():
+                        services.match_extend(match_id=match.pk, actor=request.user,
+                                              turn_hours=extend.cleaned_data["turn_hours"] or 0,
+                                              game_deadline=extend.cleaned_data["game_deadline"])
+                        self.message_user(request, "Deadline extended.", messages.SUCCESS)
+                        return redirect("admin:games_match_manage", match.pk)
+                elif "hand" in request.POST:
+                    hand = HandSeatForm(request.POST, prefix="hand")
+                    if hand.is_valid():
+                        user = get_user_model().objects.filter(username=hand.cleaned_data["username"]).first()
+                        if user is None:
+                            raise services.BadRequest("No user with that name.")
+                        services.seat_hand_over(match_id=match.pk, seat_number=hand.cleaned_data["seat"],
+                                                to_user=user, actor=request.user)
+                        self.message_user(request, "Seat handed over.", messages.SUCCESS)
+                        return redirect("admin:games_match_manage", match.pk)
+            except ServiceError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+        context = {**self.admin_site.each_context(request), "match": match, "extend": extend, "hand": hand,
+                   "opts": self.model._meta, "title": f"Manage {match}"}
+        return render(request, "admin/games/match_manage.html", context)
+
+
+@admin.register(ActionLog)
+class ActionLogAdmin(admin.ModelAdmin):
+    list_display = ("match", "seq", "kind", "seat", "actor", "action_type", "created_at")
+    list_filter = ("kind", "match__game")
+    search_fields = ("match__id", "actor__username")
+    list_select_related = ("match", "actor")
+
+    @admin.display(description="Action")
+    def action_type(self, obj):
+        return obj.action.get("type")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("match", "number", "user", "colour", "is_absent", "consecutive_timeouts")
+    list_filter = ("is_absent", "match__game")
+    search_fields = ("user__username", "match__id")
+    readonly_fields = ("match", "number", "user", "colour", "consecutive_timeouts", "time_bank_left", "is_absent")
+
+    def has_add_permission(self, request):
+        return False

@@ -1,0 +1,33 @@
+from datetime import timedelta
+
+from django import forms
+from django.utils import timezone
+
+from games.engines import ENGINES
+
+
+def game_choices():
+    return [(name, engine.title) for name, engine in sorted(ENGINES.items())]
+
+
+class MatchForm(forms.Form):
+    """The settings every game shares; a game's own options come from engine.options()."""
+
+    game = forms.ChoiceField(choices=game_choices)
+    title = forms.CharField(max_length=80, required=False)
+    seats = forms.IntegerField(min_value=2, max_value=8, initial=2)
+    turn_hours = forms.IntegerField(min_value=1, max_value=14 * 24, initial=24, label="Hours per turn",
+                                    help_text="From 1 hour to 14 days (336 hours).")
+    time_bank_hours = forms.IntegerField(min_value=0, max_value=30 * 24, initial=0, label="Time bank (hours)",
+                                         help_text="Extra time each player may spend over the whole match.")
+    game_deadline = forms.DateTimeField(required=False, label="Match ends at",
+                                        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+                                        help_text="Optional: the agreed end; the best placed player wins.")
+    round_limit = forms.IntegerField(min_value=1, max_value=1000, required=False, label="Round limit")
+    is_public = forms.BooleanField(required=False, initial=True, label="Public (listed in the lobby)")
+
+    def clean_game_deadline(self):
+        deadline = self.cleaned_data.get("game_deadline")
+        if deadline and deadline <= timezone.now() + timedelta(minutes=1):
+            raise forms.ValidationError("The match deadline must be in the future.")
+        return deadline

@@ -1,0 +1,22 @@
+"""Telling connected browsers that a match changed. Messages carry only the match id and its
+version: each socket renders its own viewer's parts, so no secret rides on the channel layer."""
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+
+def group_name(match_id) -> str:
+    return f"match-{match_id}"
+
+
+def broadcast(match_id, version) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group_name(match_id), {"type": "match.changed", "version": version})
+    except Exception:  # the move is committed; browsers catch up when the layer is back
+        log.warning("could not broadcast match %s version %s", match_id, version, exc_info=True)

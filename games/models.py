@@ -1,0 +1,125 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Match(models.Model):
+    """One game played on the site: its settings, its current state and its deadlines."""
+
+    OPEN, RUNNING, PAUSED, FINISHED, ABORTED = "open", "running", "paused", "finished", "aborted"
+    STATUS_CHOICES = [(OPEN, "Open"), (RUNNING, "Running"), (PAUSED, "Paused"),
+                      (FINISHED, "Finished"), (ABORTED, "Aborted")]
+
+    game = models.CharField(max_length=32, db_index=True)
+    rules_version = models.CharField(max_length=16, blank=True)
+    title = models.CharField(max_length=80, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    seats_count = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=OPEN, db_index=True)
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches")
+    is_public = models.BooleanField(default=True)
+    invite_code = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
+
+    turn_seconds = models.PositiveIntegerField(default=24 * 3600)
+    time_bank_seconds = models.PositiveIntegerField(default=0)
+    game_deadline = models.DateTimeField(null=True, blank=True)
+    round_limit = models.PositiveIntegerField(null=True, blank=True)
+
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    seed = models.CharField(max_length=64, blank=True)
+    seed_hash = models.CharField(max_length=64, blank=True)
+
+    turn_seats = models.JSONField(default=list, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    # The earliest moment a job must look at this match (a turn or the game deadline); the
+    # sweep selects on it through an index, so its cost follows the number due.
+    next_due_at = models.DateTimeField(null=True, blank=True)
+    needs_system = models.BooleanField(default=False)
+
+    standings = models.JSONField(null=True, blank=True)
+    finish_reason = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(fields=["next_due_at"], name="match_due_idx",
+                         condition=models.Q(status="running")),
+            models.Index(fields=["id"], name="match_system_idx",
+                         condition=models.Q(status="running", needs_system=True)),
+        ]
+
+    def __str__(self):
+        return self.title or f"{self.game.title()} #{self.pk}"
+
+    def get_absolute_url(self):
+        return reverse("match_detail", args=[self.pk])
+
+    @property
+    def is_over(self):
+        return self.status in (self.FINISHED, self.ABORTED)
+
+    @property
+    def group_name(self):
+        return f"match-{self.pk}"
+
+
+class Seat(models.Model):
+    COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "black", "white"]
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    colour = models.CharField(max_length=10)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    is_absent = models.BooleanField(default=False)
+    time_bank_left = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["number", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="one_seat_per_user"),
+            models.UniqueConstraint(fields=["match", "colour"], name="one_colour_per_match"),
+            models.UniqueConstraint(fields=["match", "number"], name="one_seat_number"),
+        ]
+
+    def __str__(self):
+        return f"{self.match} seat {self.number} ({self.user})"
+
+
+class ActionLog(models.Model):
+    """The append-only record of a match: every action and what it caused, in order."""
+
+    PLAYER, TIMEOUT, SYSTEM, ADMIN, RECORD = "player", "timeout", "system", "admin", "record"
+    KIND_CHOICES = [(PLAYER, "Player"), (TIMEOUT, "Timeout"), (SYSTEM, "System"), (ADMIN, "Admin"),
+                    (RECORD, "Record")]
+    ENGINE_KINDS = (PLAYER, TIMEOUT, SYSTEM)
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=8, choices=KIND_CHOICES)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_log_row_per_seq")]
+
+    def __str__(self):
+        return f"{self.match} #{self.seq} {self.action.get('type')}"
+
+    @property
+    def applies_to_engine(self):
+        """Admin and record rows (pause, extend, the end) note what happened around the game;
+        they are not moves, and a replay skips them."""
+        return self.kind in self.ENGINE_KINDS

@@ -1,0 +1,42 @@
+"""Renders a match for one viewer: the whole page, the live part an action or a socket swaps in.
+The same templates serve all three, so a player sees the same thing however it arrived."""
+from django.template.loader import render_to_string, select_template
+
+from games import selectors
+from games.engines import get_engine
+from games.models import Match, Seat
+
+
+def game_template(game: str, name: str):
+    return select_template([f"games/{game}/{name}", f"games/generic/{name}"])
+
+
+def match_context(match: Match, user, *, error: str | None = None) -> dict:
+    engine = get_engine(match.game)
+    seat = selectors.seat_of(match, user)
+    number = seat.number if seat is not None else None
+    view = selectors.viewer_state(match, number)
+    my_turn = (match.status == Match.RUNNING and number is not None and number in match.turn_seats)
+    legal = engine.legal_actions(match.state, number) if my_turn else []
+    seats = sorted(match.seats.all(), key=lambda s: (s.number is None, s.number, s.joined_at))
+    return {
+        "match": match,
+        "engine": engine,
+        "seat": seat,
+        "seat_number": number,
+        "seats": seats,
+        "names": selectors.seat_names(match),
+        "colours": [s.colour for s in seats],
+        "free_colours": [c for c in Seat.COLOURS if c not in {s.colour for s in seats}],
+        "view": view,
+        "legal": legal,
+        "my_turn": my_turn,
+        "log_lines": selectors.log_lines(match, number) if match.state is not None else [],
+        "error": error,
+        "live_template": game_template(match.game, "partials/live.html").template.name,
+        "board_template": game_template(match.game, "board.html").template.name,
+    }
+
+
+def render_live(match: Match, user, *, request=None, error=None) -> str:
+    return render_to_string("games/partials/match_live.html", match_context(match, user, error=error), request=request)

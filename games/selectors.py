@@ -1,0 +1,130 @@
+"""Reads the pages, the API and the socket need. Everything shown to a person goes through
+`engine.view(state, seat)`: the raw state (and its seed) never reaches a template."""
+from django.db.models import Q
+
+from accounts.models import display_name
+from games.engines import get_engine
+from games.errors import NotAllowed, NotFound
+from games.models import ActionLog, Match
+
+LOG_LINES = 30
+
+
+def match_get(*, match_id) -> Match:
+    try:
+        return Match.objects.select_related("creator").get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise NotFound("No such match.") from None
+
+
+def seat_of(match: Match, user):
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in match.seats.all() if s.user_id == user.pk), None)
+
+
+def can_watch(match: Match, user, invite_code: str | None = None) -> bool:
+    """Public matches are open to every spectator; private ones to their players, those with
+    the invitation link, and staff."""
+    if match.is_public or (invite_code and invite_code == match.invite_code):
+        return True
+    if user is not None and user.is_authenticated and (user.is_staff or seat_of(match, user) is not None):
+        return True
+    return False
+
+
+def match_for_viewer(*, match_id, user, invite_code=None) -> Match:
+    match = match_get(match_id=match_id)
+    if not can_watch(match, user, invite_code):
+        raise NotAllowed("This match is private.")
+    return match
+
+
+def seat_names(match: Match) -> list[str]:
+    seats = sorted((s for s in match.seats.all() if s.number is not None), key=lambda s: s.number)
+    return [display_name(s.user) for s in seats]
+
+
+def viewer_state(match: Match, seat_number) -> dict | None:
+    if match.state is None:
+        return None
+    return get_engine(match.game).view(match.state, seat_number)
+
+
+def event_visible(event: dict, seat_number) -> bool:
+    """Events addressed to some seats only ("to": [seats]) are shown to those seats alone."""
+    to = event.get("to")
+    return to is None or (seat_number is not None and seat_number in to)
+
+
+def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> list[dict]:
+    """The recent log in words, newest first, as this seat may see it."""
+    engine = get_engine(match.game)
+    names = seat_names(match)
+    rows = match.log.filter(seq__gt=after_seq).order_by("-seq")[:limit]
+    lines = []
+    for row in rows:
+        for event in reversed(row.events):
+            if not event_visible(event, seat_number):
+                continue
+            lines.append({"seq": row.seq, "at": row.created_at, "kind": row.kind,
+                          "text": describe(engine, event, names), "dice": event.get("dice")})
+    return lines
+
+
+def describe(engine, event: dict, names: list[str]) -> str:
+    kind = event.get("type", "")
+    if kind == "match_finished":
+        return f"The match ended: {event.get('reason', '')}."
+    if kind.startswith("admin_"):
+        return {
+            "admin_pause": "An admin paused the match.",
+            "admin_resume": "An admin resumed the match.",
+            "admin_abort": "An admin aborted the match.",
+            "admin_extend": "An admin extended the deadline.",
+            "admin_hand_seat": f"An admin handed seat {event.get('seat', 0) + 1} to {event.get('to')}.",
+        }.get(kind, "An admin changed the match.")
+    return engine.describe(event, names)
+
+
+def public_log(match: Match, seat_number=None) -> list[dict]:
+    """The whole log as JSON, hidden events removed for this seat."""
+    return [
+        {"seq": row.seq, "seat": row.seat, "kind": row.kind, "at": row.created_at.isoformat(),
+         "action": row.action if row.kind != ActionLog.PLAYER or _action_public(row, seat_number) else {"type": "hidden"},
+         "events": [e for e in row.events if event_visible(e, seat_number)]}
+        for row in match.log.order_by("seq")
+    ]
+
+
+def _action_public(row: ActionLog, seat_number) -> bool:
+    to = row.action.get("to") if row.action.get("type", "").endswith("offer") else None
+    if to is None:
+        return True
+    return seat_number is not None and seat_number in (row.seat, to)
+
+
+def matches_for_user(user):
+    """A player's matches, those waiting for them first, each with its deadline."""
+    matches = list(Match.objects.filter(seats__user=user).exclude(status=Match.ABORTED)
+                   .prefetch_related("seats__user__profile").order_by("-created_at")[:200])
+    for match in matches:
+        seat = seat_of(match, user)
+        match.my_seat = seat
+        match.my_turn = (match.status == Match.RUNNING and seat is not None and seat.number in match.turn_seats)
+    return sorted(matches, key=lambda m: (not m.my_turn, m.is_over, m.turn_deadline is None,
+                                          m.turn_deadline or m.created_at))
+
+
+def open_matches(user=None):
+    qs = Match.objects.filter(status=Match.OPEN, is_public=True).prefetch_related("seats__user__profile")
+    return qs.order_by("-created_at")[:100]
+
+
+def recent_finished():
+    return (Match.objects.filter(status=Match.FINISHED, is_public=True)
+            .prefetch_related("seats__user__profile").order_by("-finished_at")[:20])
+
+
+def user_matches_api(user):
+    return Match.objects.filter(Q(seats__user=user)).distinct().order_by("-created_at")

@@ -1,0 +1,462 @@
+"""The few functions that change a match. Each runs in one transaction with the match row
+locked, checks who acts and on which version, asks the engine, writes the snapshot and the log,
+and queues the broadcast and the jobs for after the commit."""
+import logging
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import projections
+from games.engines import IllegalAction, get_engine
+from games.engines.dice import seed_hash
+from games.errors import BadRequest, NotAllowed, NotFound, StaleVersion
+from games.models import ActionLog, Match, Seat
+
+log = logging.getLogger(__name__)
+
+MIN_TURN_SECONDS = 3600
+MAX_TURN_SECONDS = 14 * 24 * 3600
+# Engines hand turns back and forth with the system (chance cards) and with timeouts; a bound
+# keeps a faulty engine from spinning a job forever.
+MAX_AUTOMATIC_STEPS = 200
+
+
+def _engine(game: str):
+    try:
+        return get_engine(game)
+    except LookupError:
+        raise BadRequest(f"There is no game called {game!r}.") from None
+
+
+def _locked(match_id) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise NotFound("No such match.") from None
+
+
+def _after_commit(match: Match) -> None:
+    """Tell the browsers and queue the system's own move once the change is durable."""
+    from games import live, tasks
+
+    match_id, version, needs_system = match.pk, match.version, match.needs_system
+    transaction.on_commit(lambda: live.broadcast(match_id, version))
+    if needs_system:
+        transaction.on_commit(lambda: tasks.queue(tasks.apply_system_action, match_id))
+
+
+# --- Creating and filling a match --------------------------------------------------------
+
+def match_create(*, creator, game: str, seats: int, options: dict | None = None,
+                 turn_seconds: int = 24 * 3600, time_bank_seconds: int = 0, game_deadline=None,
+                 round_limit: int | None = None, is_public: bool = True, title: str = "") -> Match:
+    engine = _engine(game)
+    try:
+        seats = int(seats)
+    except (TypeError, ValueError):
+        raise BadRequest("Number of seats must be a whole number.") from None
+    try:
+        cleaned = engine.check_options(options or {}, seats)
+    except IllegalAction as exc:
+        raise BadRequest(str(exc)) from None
+    if not MIN_TURN_SECONDS <= int(turn_seconds) <= MAX_TURN_SECONDS:
+        raise BadRequest("Time per turn must be between 1 hour and 14 days.")
+    if int(time_bank_seconds) < 0 or int(time_bank_seconds) > 30 * 24 * 3600:
+        raise BadRequest("The time bank must be between 0 and 30 days.")
+    if game_deadline is not None and game_deadline <= timezone.now():
+        raise BadRequest("The game deadline must be in the future.")
+    if round_limit is not None and not 1 <= int(round_limit) <= 1000:
+        raise BadRequest("The round limit must be between 1 and 1000.")
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game, rules_version=str(getattr(engine, "version", "1")), title=title[:80],
+            options=cleaned, seats_count=seats, creator=creator, is_public=is_public,
+            turn_seconds=int(turn_seconds), time_bank_seconds=int(time_bank_seconds),
+            game_deadline=game_deadline, round_limit=round_limit,
+        )
+        Seat.objects.create(match=match, user=creator, colour=Seat.COLOURS[0],
+                            time_bank_left=match.time_bank_seconds)
+    return match
+
+
+def match_join(*, match_id, user, colour: str | None = None, invite_code: str | None = None) -> Seat:
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.OPEN:
+            raise BadRequest("This match is no longer open.")
+        if not match.is_public and invite_code != match.invite_code:
+            raise NotAllowed("This match is by invitation only.")
+        taken = list(match.seats.all())
+        if any(s.user_id == user.pk for s in taken):
+            raise BadRequest("You already have a seat in this match.")
+        if len(taken) >= match.seats_count:
+            raise BadRequest("All seats are taken.")
+        used = {s.colour for s in taken}
+        if colour is None:
+            colour = next(c for c in Seat.COLOURS if c not in used)
+        elif colour not in Seat.COLOURS or colour in used:
+            raise BadRequest("That colour is not available.")
+        seat = Seat.objects.create(match=match, user=user, colour=colour, time_bank_left=match.time_bank_seconds)
+        full = len(taken) + 1 == match.seats_count
+    if full:
+        match_start(match_id=match_id, user=None)
+    return seat
+
+
+def match_leave(*, match_id, user) -> None:
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.OPEN:
+            raise BadRequest("You can only leave a match before it starts.")
+        seat = match.seats.filter(user=user).first()
+        if seat is None:
+            raise BadRequest("You have no seat in this match.")
+        if user.pk == match.creator_id:
+            # The creator leaving closes the table for everybody.
+            match.status = Match.ABORTED
+            match.finish_reason = "cancelled by its creator"
+            match.save(update_fields=["status", "finish_reason"])
+        seat.delete()
+
+
+def match_set_colour(*, match_id, user, colour: str) -> None:
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.OPEN:
+            raise BadRequest("Colours are chosen before the match starts.")
+        seat = match.seats.filter(user=user).first()
+        if seat is None:
+            raise BadRequest("You have no seat in this match.")
+        if colour not in Seat.COLOURS or match.seats.filter(colour=colour).exclude(pk=seat.pk).exists():
+            raise BadRequest("That colour is not available.")
+        seat.colour = colour
+        seat.save(update_fields=["colour"])
+
+
+def match_start(*, match_id, user=None) -> Match:
+    """Deal the seats in joining order and ask the engine for the first state.
+
+    user None is the system (the last seat filled); otherwise only the creator may start, and
+    only with every seat taken."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.OPEN:
+            raise BadRequest("This match has already started.")
+        if user is not None and user.pk != match.creator_id:
+            raise NotAllowed("Only the match's creator can start it.")
+        seats = list(match.seats.order_by("joined_at", "pk"))
+        if len(seats) != match.seats_count:
+            raise BadRequest(f"The match needs {match.seats_count} players; {len(seats)} have joined.")
+        engine = _engine(match.game)
+        seed = secrets.token_hex(32)
+        try:
+            state = engine.new_game(len(seats), seed, match.options)
+        except IllegalAction as exc:
+            raise BadRequest(str(exc)) from None
+        for number, seat in enumerate(seats):
+            seat.number = number
+            seat.save(update_fields=["number"])
+        now = timezone.now()
+        match.seed, match.seed_hash = seed, seed_hash(seed)
+        match.state, match.status, match.started_at = state, Match.RUNNING, now
+        match.version = 0
+        _schedule(match, engine, now)
+        match.save()
+        projections.project(match)
+        _after_commit(match)
+    return match
+
+
+# --- The one way a game moves -------------------------------------------------------------
+
+def _append(match: Match, *, seat, kind, actor, action, events) -> ActionLog:
+    match.version += 1
+    return ActionLog.objects.create(match=match, seq=match.version, seat=seat, kind=kind,
+                                    actor=actor, action=action, events=events)
+
+
+def _step(match: Match, engine, seat, action, *, kind, actor=None) -> list:
+    """Apply one engine action to a locked match and log it (no save, no broadcast)."""
+    state, events = engine.apply(match.state, seat, action)
+    match.state = state
+    _append(match, seat=seat, kind=kind, actor=actor, action=action, events=events)
+    return events
+
+
+def _settle(match: Match, engine, now) -> None:
+    """After a move: finish a game that is over, reschedule, persist, project, broadcast."""
+    if match.status == Match.RUNNING:
+        if engine.is_over(match.state):
+            _finish(match, engine, "the game reached its end", now)
+        elif match.round_limit and match.state.get("round", 0) > match.round_limit:
+            _finish(match, engine, f"the round limit of {match.round_limit} was reached", now)
+    _schedule(match, engine, now)
+    match.save()
+    projections.project(match)
+    _after_commit(match)
+
+
+def action_apply(*, match_id, user, action, expected_version=None) -> Match:
+    """A player's move. Stale versions get 409; illegal moves the engine's message; nothing
+    changes unless everything succeeds."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise BadRequest("An action is a JSON object with a \"type\".")
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = match.seats.filter(user=user).first() if user is not None else None
+        if seat is None or seat.number is None:
+            raise NotAllowed("You have no seat in this match.")
+        if match.status == Match.PAUSED:
+            raise BadRequest("The match is paused by an admin.")
+        if match.status != Match.RUNNING:
+            raise BadRequest("The match is not running.")
+        if expected_version is not None:
+            try:
+                expected_version = int(expected_version)
+            except (TypeError, ValueError):
+                raise BadRequest("The version must be a whole number.") from None
+            if expected_version != match.version:
+                raise StaleVersion("The game has moved on since you loaded it; here is the current state.",
+                                   version=match.version)
+        engine = _engine(match.game)
+        if seat.number not in engine.to_act(match.state):
+            raise BadRequest("It is not your turn.")
+        now = timezone.now()
+        try:
+            _step(match, engine, seat.number, action, kind=ActionLog.PLAYER, actor=user)
+        except IllegalAction as exc:
+            raise BadRequest(str(exc)) from None
+        if seat.consecutive_timeouts or seat.is_absent:
+            seat.consecutive_timeouts, seat.is_absent = 0, False
+            seat.save(update_fields=["consecutive_timeouts", "is_absent"])
+        _settle(match, engine, now)
+    return match
+
+
+def system_action_apply(*, match_id) -> bool:
+    """Apply what the engine asks of the system (a chance card). Idempotent: once applied, the
+    engine asks nothing and a second run does nothing."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.RUNNING:
+            return False
+        engine = _engine(match.game)
+        applied = False
+        for _ in range(MAX_AUTOMATIC_STEPS):
+            action = engine.system_action(match.state)
+            if action is None:
+                break
+            _step(match, engine, None, action, kind=ActionLog.SYSTEM)
+            applied = True
+        if not applied and not match.needs_system:
+            return False
+        _settle(match, engine, timezone.now())
+    return applied
+
+
+def deadline_apply(*, match_id, now=None) -> bool:
+    """End the match at its deadline, or play timeout actions for seats whose turn time ran out.
+    Safe to run twice: it acts only on what is due when it holds the lock."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.RUNNING:
+            return False
+        now = now or timezone.now()
+        engine = _engine(match.game)
+        if match.game_deadline and now >= match.game_deadline:
+            _finish(match, engine, "the match deadline passed", now)
+            _settle(match, engine, now)
+            return True
+        if not (match.turn_deadline and now >= match.turn_deadline and match.turn_seats):
+            return False
+        seats = {s.number: s for s in match.seats.filter(number__in=match.turn_seats)}
+        for number in list(match.turn_seats):
+            for _ in range(MAX_AUTOMATIC_STEPS):
+                if match.status != Match.RUNNING or number not in engine.to_act(match.state):
+                    break
+                action = engine.timeout_action(match.state, number)
+                _step(match, engine, number, action, kind=ActionLog.TIMEOUT)
+                while engine.system_action(match.state) is not None:
+                    _step(match, engine, None, engine.system_action(match.state), kind=ActionLog.SYSTEM)
+            seat = seats.get(number)
+            if seat is not None:
+                seat.consecutive_timeouts += 1
+                seat.time_bank_left = 0
+                if seat.consecutive_timeouts >= settings.ABSENT_AFTER_TIMEOUTS:
+                    seat.is_absent = True
+                seat.save(update_fields=["consecutive_timeouts", "time_bank_left", "is_absent"])
+        _settle(match, engine, now)
+        return True
+
+
+def seat_return(*, match_id, user) -> bool:
+    """An absent player came back: their turns wait for them again."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = match.seats.filter(user=user, is_absent=True).first()
+        if seat is None:
+            return False
+        seat.is_absent, seat.consecutive_timeouts = False, 0
+        seat.save(update_fields=["is_absent", "consecutive_timeouts"])
+        if match.status == Match.RUNNING and seat.number in match.turn_seats:
+            match.turn_seats = []  # restart this turn's clock for the returning player
+            _schedule(match, _engine(match.game), timezone.now())
+            match.save()
+        return True
+
+
+# --- Deadlines -------------------------------------------------------------------------
+
+def _schedule(match: Match, engine, now) -> None:
+    """Work out whose clock runs and when the next job must look at this match."""
+    if match.status != Match.RUNNING:
+        match.turn_seats, match.turn_deadline, match.next_due_at, match.needs_system = [], None, None, False
+        return
+    state = match.state
+    match.needs_system = engine.system_action(state) is not None
+    seats = sorted(engine.to_act(state))
+    if seats != match.turn_seats:
+        _charge_time_bank(match, now)
+        match.turn_seats, match.turn_started_at = seats, now
+        if seats:
+            players = list(match.seats.filter(number__in=seats))
+            if players and all(p.is_absent for p in players):
+                match.turn_deadline = now  # absent players are played at once
+            else:
+                bank = min((p.time_bank_left for p in players), default=0)
+                match.turn_deadline = now + timedelta(seconds=match.turn_seconds + bank)
+        else:
+            match.turn_deadline = None
+    due = [d for d in (match.turn_deadline if match.turn_seats else None, match.game_deadline) if d]
+    match.next_due_at = min(due) if due else None
+
+
+def _charge_time_bank(match: Match, now) -> None:
+    """A turn that took longer than the turn time spends the difference from the time bank."""
+    if not (match.turn_seats and match.turn_started_at and match.time_bank_seconds):
+        return
+    over = (now - match.turn_started_at).total_seconds() - match.turn_seconds
+    if over > 0:
+        for seat in match.seats.filter(number__in=match.turn_seats):
+            seat.time_bank_left = max(0, seat.time_bank_left - int(over))
+            seat.save(update_fields=["time_bank_left"])
+
+
+def _finish(match: Match, engine, reason: str, now) -> None:
+    match.status = Match.FINISHED
+    match.standings = engine.standings(match.state)
+    match.finish_reason = reason
+    match.finished_at = now
+    _append(match, seat=None, kind=ActionLog.RECORD, actor=None,
+            action={"type": "match_finished", "reason": reason},
+            events=[{"type": "match_finished", "reason": reason}])
+
+
+def match_finish(*, match_id, reason: str, actor=None) -> Match:
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status not in (Match.RUNNING, Match.PAUSED):
+            raise BadRequest("Only a running or paused match can be ended.")
+        engine = _engine(match.game)
+        match.status = Match.RUNNING
+        _finish(match, engine, reason, timezone.now())
+        _settle(match, engine, timezone.now())
+    return match
+
+
+# --- What admins do (each written to the match log) -------------------------------------
+
+def _admin_log(match: Match, actor, action: dict) -> None:
+    _append(match, seat=None, kind=ActionLog.ADMIN, actor=actor, action=action,
+            events=[dict(action)])
+
+
+def match_pause(*, match_id, actor) -> Match:
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.RUNNING:
+            raise BadRequest("Only a running match can be paused.")
+        match.status = Match.PAUSED
+        _admin_log(match, actor, {"type": "admin_pause"})
+        _schedule(match, _engine(match.game), timezone.now())
+        match.save()
+        _after_commit(match)
+    return match
+
+
+def match_resume(*, match_id, actor) -> Match:
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.PAUSED:
+            raise BadRequest("Only a paused match can be resumed.")
+        match.status = Match.RUNNING
+        match.turn_seats = []  # everyone to act gets a fresh turn clock
+        _admin_log(match, actor, {"type": "admin_resume"})
+        _settle(match, _engine(match.game), timezone.now())
+    return match
+
+
+def match_extend(*, match_id, actor, turn_hours: float = 0, game_deadline=None) -> Match:
+    """Give the seats to act more time, and/or move the whole-game deadline."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status not in (Match.RUNNING, Match.PAUSED):
+            raise BadRequest("Only a running or paused match can be extended.")
+        detail = {"type": "admin_extend"}
+        if turn_hours:
+            if match.turn_deadline is None:
+                raise BadRequest("Nobody's turn clock is running.")
+            match.turn_deadline += timedelta(hours=float(turn_hours))
+            detail["turn_hours"] = float(turn_hours)
+        if game_deadline is not None:
+            if game_deadline <= timezone.now():
+                raise BadRequest("The new deadline must be in the future.")
+            match.game_deadline = game_deadline
+            detail["game_deadline"] = game_deadline.isoformat()
+        if len(detail) == 1:
+            raise BadRequest("Say how much to extend.")
+        _admin_log(match, actor, detail)
+        due = [d for d in (match.turn_deadline if match.turn_seats else None, match.game_deadline) if d]
+        match.next_due_at = min(due) if due and match.status == Match.RUNNING else None
+        match.save()
+        _after_commit(match)
+    return match
+
+
+def match_abort(*, match_id, actor) -> Match:
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.is_over:
+            raise BadRequest("The match is already over.")
+        match.status, match.finish_reason, match.finished_at = Match.ABORTED, "aborted by an admin", timezone.now()
+        _admin_log(match, actor, {"type": "admin_abort"})
+        _schedule(match, None, timezone.now())
+        match.save()
+        _after_commit(match)
+    return match
+
+
+def seat_hand_over(*, match_id, seat_number: int, to_user, actor) -> Seat:
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.is_over:
+            raise BadRequest("The match is over.")
+        seat = match.seats.filter(number=seat_number).first()
+        if seat is None:
+            raise BadRequest("No such seat.")
+        if match.seats.filter(user=to_user).exists():
+            raise BadRequest(f"{to_user} already has a seat in this match.")
+        previous = seat.user
+        seat.user, seat.is_absent, seat.consecutive_timeouts = to_user, False, 0
+        try:
+            seat.save(update_fields=["user", "is_absent", "consecutive_timeouts"])
+        except IntegrityError:
+            raise BadRequest("That player already has a seat here.") from None
+        _admin_log(match, actor, {"type": "admin_hand_seat", "seat": seat_number,
+                                  "from": previous.get_username(), "to": to_user.get_username()})
+        match.save()
+        _after_commit(match)
+    return seat

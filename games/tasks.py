@@ -1,0 +1,54 @@
+"""Background jobs. Each fetches by id and calls a service; each is safe to run twice."""
+import logging
+
+from celery import shared_task
+from django.conf import settings
+from django.utils import timezone
+
+from games import services
+from games.models import Match
+
+log = logging.getLogger(__name__)
+
+SWEEP_BATCH = 500
+
+
+def queue(task, *args) -> None:
+    """Queue a job; if the broker is away, the periodic sweep will find the work later."""
+    try:
+        if settings.JOBS_IN_PROCESS:
+            task.apply(args=args)
+        else:
+            task.delay(*args)
+    except Exception:
+        log.warning("could not queue %s%s; the sweep will catch it", task.name, args, exc_info=True)
+
+
+@shared_task(acks_late=True)
+def apply_system_action(match_id):
+    return services.system_action_apply(match_id=match_id)
+
+
+@shared_task(acks_late=True)
+def apply_deadline(match_id):
+    return services.deadline_apply(match_id=match_id)
+
+
+def due_match_ids(now=None, limit=SWEEP_BATCH) -> tuple[list, list]:
+    """Matches whose deadline passed and those waiting for a system action, through the partial
+    indexes on running matches, so the cost follows the number due, not the number stored."""
+    now = now or timezone.now()
+    running = Match.objects.filter(status=Match.RUNNING)
+    due = list(running.filter(next_due_at__lte=now).order_by("next_due_at").values_list("id", flat=True)[:limit])
+    system = list(running.filter(needs_system=True).values_list("id", flat=True)[:limit])
+    return due, system
+
+
+@shared_task
+def sweep_due_matches():
+    due, system = due_match_ids()
+    for match_id in system:
+        queue(apply_system_action, match_id)
+    for match_id in due:
+        queue(apply_deadline, match_id)
+    return len(due) + len(system)

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from games import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("matches/new/", views.match_new, name="match_new"),
+    path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
+    path("matches/<int:match_id>/action/", views.match_action, name="match_action"),
+    path("matches/<int:match_id>/join/", views.match_join, name="match_join"),
+    path("matches/<int:match_id>/leave/", views.match_leave, name="match_leave"),
+    path("matches/<int:match_id>/colour/", views.match_colour, name="match_colour"),
+    path("matches/<int:match_id>/start/", views.match_start, name="match_start"),
+    path("matches/<int:match_id>/verify/", views.match_verify, name="match_verify"),
+    path("games/<str:game>/rules/", views.rules, name="rules"),
+]

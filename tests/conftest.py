@@ -1,0 +1,63 @@
+import pytest
+
+from games.engines import ENGINES
+from tests.race_engine import RACE
+
+ENGINES.setdefault(RACE.name, RACE)
+
+
+@pytest.fixture(autouse=True)
+def _jobs_in_process(settings):
+    # Jobs run where the test can see them; tests of the real worker start one themselves.
+    settings.JOBS_IN_PROCESS = True
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+
+
+def make_user(username, **extra):
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+
+    user = get_user_model().objects.create_user(username, f"{username}@example.com", "pw-" + username * 2, **extra)
+    Profile.objects.create(user=user, display_name=username.title())
+    return user
+
+
+@pytest.fixture
+def player(db):
+    return make_user("anna")
+
+
+@pytest.fixture
+def opponent(db):
+    return make_user("bo")
+
+
+@pytest.fixture
+def outsider(db):
+    return make_user("carl")
+
+
+@pytest.fixture
+def staff(db):
+    return make_user("admiral", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def race_match(player, opponent):
+    """A running two-seat race: anna is seat 0, bo seat 1."""
+    from games import services
+
+    match = services.match_create(creator=player, game="race", seats=2, options={"finish": 30})
+    services.match_join(match_id=match.pk, user=opponent)
+    match.refresh_from_db()
+    return match
+
+
+def client_for(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
