@@ -1,0 +1,47 @@
+# Tradewinds: `make run` serves the site, `make test` runs every check. Both install first.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test bench browser worker clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# With REDIS_URL set, a Celery worker with beat runs beside Daphne; without it, the jobs run
+# inside the web process. Either way deadlines and chance cards happen on time.
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py demo_users
+	@trap 'kill 0' INT TERM EXIT; \
+	if [ -n "$$REDIS_URL" ]; then $(VENV)/bin/celery -A config worker --beat --loglevel=warning --concurrency=2 & fi; \
+	$(PY) manage.py serve --bind $(HOST) --port $(PORT)
+
+worker: install
+	$(VENV)/bin/celery -A config worker --beat --loglevel=info
+
+# Browser tests drive a real Chromium: Debian's package where apt is at hand, else Playwright's.
+browser:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  (apt-get install -y -q chromium >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)); \
+	else $(PY) -m playwright install chromium; fi
+
+test: install browser
+	$(PY) -m pytest
+
+bench: install
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3 test-db.sqlite3 tests/artifacts
