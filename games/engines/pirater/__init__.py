@@ -1,0 +1,59 @@
+"""Pirater: a race for the treasure of Treasure Island (rules digest P1–P28).
+
+`ENGINE` is the object the registry uses; it only routes the contract's calls to the modules
+beside it: board.py (the grid), state.py (options, a new game), rules.py (actions), view.py
+(view, standings, words) and bots.py.
+"""
+from games.engines.pirater import rules, state, view
+
+
+class PiraterEngine:
+    name = "pirater"
+    title = "Pirater"
+    min_players = 2
+    max_players = 4
+
+    def options(self) -> list[dict]:
+        return [o.as_dict() for o in state.OPTIONS]
+
+    def check_options(self, options: dict, players: int) -> dict:
+        return state.check_options(options, players)
+
+    def new_game(self, players: int, seed: str, options: dict) -> dict:
+        return state.new_game(players, seed, options)
+
+    def to_act(self, st: dict) -> list[int]:
+        return [] if st["phase"] == "over" else [st["current"]]
+
+    def system_action(self, st: dict):
+        return None  # every die is rolled by the player whose turn it is
+
+    def legal_actions(self, st: dict, seat) -> list[dict]:
+        return rules.legal_actions(st, seat)
+
+    def apply(self, st: dict, seat, action) -> tuple[dict, list[dict]]:
+        return rules.apply(st, seat, action)
+
+    def timeout_action(self, st: dict, seat: int) -> dict:
+        """Roll, or the first legal move."""
+        actions = rules.legal_actions(st, seat)
+        if not actions:
+            raise rules.IllegalAction("That seat has nothing to do now.")
+        return actions[0]
+
+    def is_over(self, st: dict) -> bool:
+        return st["phase"] == "over"
+
+    def standings(self, st: dict) -> list[dict]:
+        return view.standings(st)
+
+    def view(self, st: dict, seat=None) -> dict:
+        return view.view(st, seat)
+
+    def describe(self, event: dict, names: list[str]) -> str:
+        return view.describe(event, names)
+
+
+ENGINE = PiraterEngine()
+
+__all__ = ["ENGINE", "PiraterEngine"]

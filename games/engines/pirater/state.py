@@ -1,0 +1,190 @@
+"""Pirater's options and a fresh game: who sails from which port, where the ships start (P5,
+P20, P26–P28), where the treasure lies (P6, P22) and who begins (P7).
+
+The state is a plain JSON dict; ships stand on squares given as [row, col] (a ship in a strait
+stands on the strait's top half, which is the same square as its bottom half, P4).
+"""
+from __future__ import annotations
+
+from games.engines import dice
+from games.engines.base import IllegalAction, Option, clean_options
+from games.engines.pirater.board import Board, get_board
+
+VARIANTS = ("curse_island", "hurricane", "double_board", "shipwreck", "powder_ship", "one_two",
+            "opposing_realms", "headwind_realm", "flotilla")
+TWO_PLAYER = ("opposing_realms", "headwind_realm")
+SPLIT_ROLLS = ("doubles", "double_six", "any_six", "sum_seven")
+TREASURE_PLACEMENTS = ("one_each", "both_on_one", "one_only")
+
+OPTIONS = (
+    Option("curse_island", "Curse Island", "bool", False,
+           "P20: each player starts with one ship in port and two at Treasure Island's anchorages."),
+    Option("hurricane", "Hurricane", "bool", False,
+           "P21: roll a third die; three equal dice sink your ship nearest your home port."),
+    Option("double_board", "Double board", "bool", False,
+           "P22: two boards joined along a long side for 5 to 8 players, four dice a turn."),
+    Option("double_treasure", "Double board: treasures", "choice", "one_each",
+           "P22: one treasure on each island, both treasures on the upper island, or only one.",
+           choices=TREASURE_PLACEMENTS),
+    Option("shipwreck", "Shipwreck", "bool", False,
+           "P23: captured ships stay as wrecks; nobody may enter their squares again."),
+    Option("powder_ship", "Powder ship", "bool", False,
+           "P24: once a game, before rolling, blow up one of your ships and all ships near it."),
+    Option("one_two", "One-Two", "bool", False,
+           "P25: a roll of 1 and 2 moves as usual and then rolls again."),
+    Option("opposing_realms", "Opposing Realms", "bool", False,
+           "P26 (2 players): six ships and the two ports of one long side each."),
+    Option("headwind_realm", "Headwind Realm", "bool", False,
+           "P27 (2 players): six ships and the two ports of one short side each."),
+    Option("flotilla", "Flotilla", "bool", False,
+           "P28: each player's ships start stacked as one fleet on the home anchorage."),
+    Option("flotilla_split", "Flotilla: split roll", "choice", "doubles",
+           "P28: the roll on which fleets may split up and ships may stack again.",
+           choices=SPLIT_ROLLS),
+)
+
+LABEL = {o.name: o.label for o in OPTIONS}
+
+
+def check_options(options: dict | None, players) -> dict:
+    """The cleaned options for that many seats, or IllegalAction saying what can't be played."""
+    cleaned = clean_options(list(OPTIONS), options)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise IllegalAction("The number of players must be a whole number.")
+    two = [name for name in TWO_PLAYER if cleaned[name]]
+    if len(two) > 1:
+        raise IllegalAction("Opposing Realms and Headwind Realm can't be played together: "
+                            "each hands out the ports its own way.")
+    if two and cleaned["double_board"]:
+        raise IllegalAction(f"{LABEL[two[0]]} is a two-player variant; it can't be played on "
+                            "the double board.")
+    if two and players != 2:
+        raise IllegalAction(f"{LABEL[two[0]]} is for exactly 2 players.")
+    if cleaned["double_board"]:
+        if not 5 <= players <= 8:
+            raise IllegalAction("The double board is for 5 to 8 players.")
+        if cleaned["hurricane"]:
+            raise IllegalAction("Hurricane can't be played on the double board: the rules give "
+                                "no meaning to a hurricane among five dice.")
+    elif not 2 <= players <= 4:
+        raise IllegalAction("Pirater is for 2 to 4 players (5 to 8 on the double board).")
+    if cleaned["flotilla"] and cleaned["curse_island"]:
+        raise IllegalAction("Flotilla and Curse Island both decide where the ships start; "
+                            "choose one of them.")
+    return cleaned
+
+
+def dice_count(options: dict) -> int:
+    """P8: two dice; P21 adds a third; P22 rolls four at once."""
+    if options["double_board"]:
+        return 4
+    return 3 if options["hurricane"] else 2
+
+
+def board_of(state: dict) -> Board:
+    return get_board(state["board"])
+
+
+def assign_ports(board: Board, players: int, options: dict) -> list[list[int]]:
+    """Each seat's home ports, clockwise by seat (P5, P26, P27).
+
+    Basic game: seats take ports spread evenly clockwise round the board (two players sail from
+    opposite corners). Opposing Realms: the two ports of one long side each (top, bottom).
+    Headwind Realm: the two ports of one short side each (left, right).
+    """
+    ports = board.ports
+    if options["opposing_realms"]:
+        return [[p["id"] for p in ports if side in p["sides"]] for side in ("top", "bottom")]
+    if options["headwind_realm"]:
+        return [[p["id"] for p in ports if side in p["sides"]] for side in ("left", "right")]
+    count = len(ports)
+    return [[i * count // players] for i in range(players)]
+
+
+def start_squares(board: Board, port: dict, options: dict) -> list[int]:
+    """The nodes of the three ships of one port at the start."""
+    if options["flotilla"]:
+        return [port["node"]] * 3                      # P28: one stack on the home anchorage
+    if options["curse_island"]:
+        return [port["start"][0], *port["curse"]]       # P20: one in port, two at the island
+    return list(port["start"])                          # P5: the squares nearest the anchorage
+
+
+def treasure_islands(board: Board, options: dict) -> list[int]:
+    """P6: the treasure on Treasure Island; P22: the double board's placement setting."""
+    if board.islands == 1:
+        return [0]
+    placement = options["double_treasure"]
+    if placement == "one_each":
+        return list(range(board.islands))
+    if placement == "both_on_one":
+        return [0, 0]
+    return [0]
+
+
+def cell(board: Board, node: int) -> list[int]:
+    r, c = board.cells[node][0]
+    return [r, c]
+
+
+def opening_rolls(state: dict, players: int) -> tuple[int, list[dict]]:
+    """P7: everyone rolls both dice; the highest begins; a tie among the highest rolls again."""
+    events: list[dict] = []
+    rolling = list(range(players))
+    while True:
+        totals = {}
+        for seat in rolling:
+            faces = dice.roll(state, 2)
+            totals[seat] = sum(faces)
+            events.append({"type": "start_roll", "seat": seat, "dice": faces})
+        top = max(totals.values())
+        rolling = [seat for seat in rolling if totals[seat] == top]
+        if len(rolling) == 1:
+            events.append({"type": "first_player", "seat": rolling[0]})
+            return rolling[0], events
+
+
+def new_game(players: int, seed: str, options: dict | None) -> dict:
+    options = check_options(options, players)
+    if not isinstance(seed, str) or not seed:
+        raise IllegalAction("A game needs a seed string.")
+    board = get_board("double" if options["double_board"] else "single")
+    homes = assign_ports(board, players, options)
+    ships = []
+    for seat, port_ids in enumerate(homes):
+        for port_id in port_ids:
+            for node in start_squares(board, board.ports[port_id], options):
+                ships.append({"id": len(ships), "seat": seat, "at": cell(board, node), "lost": None})
+    state = {
+        "game": "pirater",
+        "seed": seed,
+        "draws": 0,
+        "round": 1,
+        "players": players,
+        "options": options,
+        "board": board.name,
+        "dice_per_roll": dice_count(options),
+        "seats": [{"seat": seat, "ports": port_ids, "out": False, "powder_used": False}
+                  for seat, port_ids in enumerate(homes)],
+        "ships": ships,
+        "treasures": [{"id": i, "island": island, "ship": None}
+                      for i, island in enumerate(treasure_islands(board, options))],
+        "wrecks": [],
+        "eliminated": [],
+        "first": 0,
+        "current": 0,
+        "phase": "roll",
+        "dice": [],
+        "used": [],
+        "split": False,
+        "extra": False,
+        "powder": None,
+        "winner": None,
+        "win": None,
+        "turns": 1,
+        "start": [],
+    }
+    first, events = opening_rolls(state, players)
+    state["first"] = state["current"] = first
+    state["start"] = events
+    return state
