@@ -1,0 +1,79 @@
+"""Helpers for the Fuldrigger engine tests: states built by hand, squares found by property,
+and seeds searched for the dice a test needs (never hard-coded outcomes)."""
+from __future__ import annotations
+
+from games.engines.base import IllegalAction
+from games.engines.fuldrigger import ENGINE
+from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.state import add_ship, fresh_turn
+
+__all__ = ["ENGINE", "WORLD", "IllegalAction", "game", "rolled", "put_ship", "cargo",
+           "seeded", "first", "of_type", "squares", "sea_entry", "clear_ships", "ship_ids"]
+
+
+def game(players: int = 2, seat: int = 0, **options) -> dict:
+    """A fresh game already in play at `seat`'s turn, before the roll, with no card in force."""
+    opts = {"rounds": 0, "isthmus": True, "start_cash": 100, **options}
+    state = ENGINE.new_game(players, "fuldrigger-test", opts)
+    state["phase"] = "play"
+    state["turn"] = fresh_turn(seat)
+    return state
+
+
+def clear_ships(state: dict, seat: int | None = None) -> None:
+    for key in [k for k, s in state["ships"].items() if seat is None or s["owner"] == seat]:
+        del state["ships"][key]
+
+
+def ship_ids(state: dict, seat: int) -> list[int]:
+    return sorted(s["id"] for s in state["ships"].values() if s["owner"] == seat)
+
+
+def rolled(state: dict, total: int = 10) -> dict:
+    """Pretend the seat to act has rolled `total` (faces are only for show)."""
+    state["turn"]["roll"] = [1, 1, max(1, total - 2)]
+    state["turn"]["total"] = total
+    return state
+
+
+def put_ship(state: dict, seat: int, node: str, **fields) -> dict:
+    ship = add_ship(state, seat, node)
+    ship.update(fields)
+    return ship
+
+
+def cargo(good: str, paid: int = 30, carried: int = 10, origin: str | None = None) -> dict:
+    return {"good": good, "paid": paid, "carried": carried, "from": origin or WORLD.ports[0]}
+
+
+def seeded(state: dict, seat, action: dict, want, tries: int = 2000):
+    """Apply `action` under successive seeds until `want(new_state, events)` holds."""
+    for attempt in range(tries):
+        trial = dict(state)
+        trial["seed"] = f"search-{attempt}"
+        new, events = ENGINE.apply(trial, seat, action)
+        if want(new, events):
+            return new, events
+    raise AssertionError("no seed gives the wanted dice")
+
+
+def of_type(events: list, kind: str) -> list[dict]:
+    return [e for e in events if e["type"] == kind]
+
+
+def first(events: list, kind: str) -> dict:
+    found = of_type(events, kind)
+    assert found, f"no {kind} event in {events}"
+    return found[0]
+
+
+def squares(hazard: str) -> list[str]:
+    return sorted(n for n in WORLD.nodes if WORLD.hazard(n) == hazard)
+
+
+def sea_entry(node: str) -> str:
+    """A neighbouring sea square (without a hazard if there is one) to sail into `node` from."""
+    seas = [n for n in WORLD.neighbours(node) if not WORLD.is_port(n)]
+    calm = [n for n in seas if WORLD.hazard(n) is None]
+    assert seas, f"{node} has no sea neighbour"
+    return (calm or seas)[0]
