@@ -1,0 +1,96 @@
+"""The JSON API: tokens, matches, legal actions, versioned submissions, the log and the replay."""
+import json
+
+import pytest
+from django.core.management import call_command
+
+from accounts.models import ApiToken
+from games import services
+from games.models import Match
+
+
+def api(client, method, path, key=None, body=None):
+    headers = {"HTTP_AUTHORIZATION": f"Token {key}"} if key else {}
+    data = json.dumps(body) if body is not None else None
+    call = getattr(client, method)
+    response = call(f"/api{path}", data=data, content_type="application/json", **headers)
+    return response.status_code, response.json()
+
+
+@pytest.fixture
+def keys(player, opponent, outsider):
+    return {u.username: ApiToken.issue(u)[1] for u in (player, opponent, outsider)}
+
+
+def test_no_or_bad_token_is_401_json(client, db):
+    assert api(client, "get", "/matches") == (401, {"error": "Send a valid API token: 'Authorization: Token <key>'."})
+    assert api(client, "get", "/matches", key="tw_nonsense")[0] == 401
+
+
+def test_a_bot_creates_joins_and_plays_a_match(client, keys):
+    status, created = api(client, "post", "/matches", keys["anna"], {"game": "race", "seats": 2, "options": {"finish": 10}})
+    assert status == 201 and created["status"] == "open"
+    match_id = created["id"]
+    status, joined = api(client, "post", f"/matches/{match_id}/join", keys["bo"])
+    assert status == 200 and joined["status"] == "running" and joined["my_seat"] == 1
+    status, actions = api(client, "get", f"/matches/{match_id}/actions", keys["anna"])
+    assert actions == {"version": 0, "my_turn": True, "actions": [{"type": "roll"}]}
+    status, after = api(client, "post", f"/matches/{match_id}/actions", keys["anna"],
+                        {"action": {"type": "roll"}, "version": 0})
+    assert status == 201 and after["version"] == 1 and {"type": "advance"} in after["actions"]
+    status, view = api(client, "get", f"/matches/{match_id}", keys["bo"])
+    assert view["version"] == 1 and "seed" not in view["view"] and "secrets" not in view["view"]
+    assert api(client, "get", "/matches", keys["bo"])[1]["matches"][0]["id"] == match_id
+
+
+def test_api_errors_are_json_4xx_and_change_nothing(client, keys, race_match):
+    path = f"/matches/{race_match.pk}/actions"
+    assert api(client, "post", path, keys["anna"], {"action": {"type": "roll"}}) == \
+        (400, {"error": "Send the version you acted on as \"version\"."})
+    status, body = api(client, "post", path, keys["anna"], {"action": {"type": "fly"}, "version": 0})
+    assert status == 400 and "cannot fly" in body["error"]
+    status, body = api(client, "post", path, keys["anna"], {"action": {"type": "roll"}, "version": 7})
+    assert status == 409 and body["version"] == 0
+    status, body = api(client, "post", path, keys["bo"], {"action": {"type": "roll"}, "version": 0})
+    assert status == 400 and body["error"] == "It is not your turn."
+    assert api(client, "post", path, keys["carl"], {"action": {"type": "roll"}, "version": 0})[0] == 403
+    response = client.post(f"/api{path}", data="{oops", content_type="application/json",
+                           HTTP_AUTHORIZATION=f"Token {keys['anna']}")
+    assert response.status_code == 400 and response.json()["error"] == "The body is not valid JSON."
+    assert api(client, "delete", path, keys["anna"])[0] == 405
+    assert api(client, "get", "/matches/987654", keys["anna"])[0] == 404
+    race_match.refresh_from_db()
+    assert race_match.version == 0
+
+
+def test_create_errors(client, keys):
+    assert api(client, "post", "/matches", keys["anna"], {"game": "race", "seats": "many"})[0] == 400
+    assert api(client, "post", "/matches", keys["anna"], {"game": "race", "game_deadline": "soon"})[0] == 400
+    assert api(client, "post", "/matches", keys["anna"], {"game": "nope"})[0] == 400
+    assert Match.objects.count() == 0
+
+
+def test_log_hides_other_seats_events_and_replay_waits_for_the_end(client, keys, race_match, staff):
+    services.action_apply(match_id=race_match.pk, user=race_match.creator, action={"type": "roll"})
+    _, mine = api(client, "get", f"/matches/{race_match.pk}/log", keys["anna"])
+    _, theirs = api(client, "get", f"/matches/{race_match.pk}/log", keys["bo"])
+    assert [e["type"] for e in mine["log"][0]["events"]] == ["roll", "peek"]
+    assert [e["type"] for e in theirs["log"][0]["events"]] == ["roll"]
+    assert api(client, "get", f"/matches/{race_match.pk}/replay", keys["bo"])[0] == 403
+    services.match_finish(match_id=race_match.pk, reason="ended by an admin", actor=staff)
+    status, replay = api(client, "get", f"/matches/{race_match.pk}/replay", keys["bo"])
+    race_match.refresh_from_db()
+    assert status == 200 and replay["seed"] == race_match.seed and len(replay["log"]) == 2
+
+
+def test_openapi_schema_lists_the_endpoints(client, db):
+    schema = client.get("/api/openapi.json").json()
+    assert schema["openapi"].startswith("3.")
+    assert {"/matches", "/matches/{match_id}/actions", "/matches/{match_id}/replay"} <= set(schema["paths"])
+
+
+def test_issue_token_command_prints_a_working_key(client, player, capsys):
+    call_command("issue_token", "anna")
+    key = capsys.readouterr().out.strip()
+    assert api(client, "get", "/matches", key)[0] == 200
+    assert ApiToken.objects.get().digest != key  # only the hash is kept

@@ -1,0 +1,82 @@
+"""Background jobs against the database: what is due, timeouts, absences, the game deadline,
+system actions, and running each job twice."""
+from datetime import timedelta
+
+from django.core.management import call_command
+from django.utils import timezone
+
+from games import services, tasks
+from games.models import ActionLog, Match
+
+
+def _expire_turn(match):
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1),
+                                             next_due_at=timezone.now() - timedelta(seconds=1))
+
+
+def test_due_selection_picks_only_due_running_matches(race_match, player, opponent):
+    other = services.match_create(creator=opponent, game="race", seats=2)
+    services.match_join(match_id=other.pk, user=player)
+    assert tasks.due_match_ids() == ([], [])
+    _expire_turn(race_match)
+    assert tasks.due_match_ids() == ([race_match.pk], [])
+    Match.objects.filter(pk=race_match.pk).update(status=Match.PAUSED)
+    assert tasks.due_match_ids() == ([], [])
+
+
+def test_turn_timeout_plays_the_timeout_action_once(race_match, django_capture_on_commit_callbacks):
+    _expire_turn(race_match)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.apply_deadline.apply(args=[race_match.pk]).get() is True
+        assert tasks.apply_deadline.apply(args=[race_match.pk]).get() is False  # idempotent
+    match = Match.objects.get(pk=race_match.pk)
+    assert list(match.log.values_list("kind", "action__type")) == [("timeout", "roll"), ("timeout", "stay")]
+    assert match.turn_seats == [1] and match.turn_deadline > timezone.now()
+    assert match.seats.get(number=0).consecutive_timeouts == 1
+
+
+def test_repeated_timeouts_mark_a_seat_absent_and_play_it_at_once(race_match, settings):
+    settings.ABSENT_AFTER_TIMEOUTS = 1
+    _expire_turn(race_match)
+    services.deadline_apply(match_id=race_match.pk)
+    seat = race_match.seats.get(number=0)
+    assert seat.is_absent
+    services.action_apply(match_id=race_match.pk, user=race_match.seats.get(number=1).user, action={"type": "roll"})
+    services.action_apply(match_id=race_match.pk, user=race_match.seats.get(number=1).user, action={"type": "stay"})
+    services.system_action_apply(match_id=race_match.pk)  # the wind at the start of round 2
+    match = Match.objects.get(pk=race_match.pk)
+    assert match.turn_seats == [0] and match.turn_deadline <= timezone.now()
+    assert tasks.due_match_ids()[0] == [race_match.pk]
+
+
+def test_game_deadline_ends_the_match_with_standings(player, opponent):
+    deadline = timezone.now() + timedelta(hours=2)
+    match = services.match_create(creator=player, game="race", seats=2, game_deadline=deadline)
+    services.match_join(match_id=match.pk, user=opponent)
+    match.refresh_from_db()
+    assert match.next_due_at == min(match.turn_deadline, deadline)
+    assert services.deadline_apply(match_id=match.pk, now=deadline + timedelta(seconds=1)) is True
+    match.refresh_from_db()
+    assert match.status == Match.FINISHED and "deadline" in match.finish_reason
+    assert len(match.standings) == 2 and match.next_due_at is None
+    assert services.deadline_apply(match_id=match.pk) is False
+
+
+def test_sweep_queues_due_deadlines_and_waiting_system_actions(race_match, player, opponent):
+    for user in (player, opponent):  # ends round 1: a wind is due from the system
+        services.action_apply(match_id=race_match.pk, user=user, action={"type": "roll"})
+        services.action_apply(match_id=race_match.pk, user=user, action={"type": "stay"})
+    assert Match.objects.get(pk=race_match.pk).needs_system
+    assert tasks.sweep_due_matches.apply().get() == 1
+    match = Match.objects.get(pk=race_match.pk)
+    assert not match.needs_system and match.log.filter(kind=ActionLog.SYSTEM).count() == 1
+    assert tasks.apply_system_action.apply(args=[race_match.pk]).get() is False
+
+
+def test_verify_match_command_replays_the_log(race_match, player, opponent, capsys):
+    for user in (player, opponent):
+        services.action_apply(match_id=race_match.pk, user=user, action={"type": "roll"})
+        services.action_apply(match_id=race_match.pk, user=user, action={"type": "advance"})
+    services.system_action_apply(match_id=race_match.pk)
+    call_command("verify_match", str(race_match.pk))
+    assert "5 actions replayed" in capsys.readouterr().out

@@ -1,0 +1,142 @@
+"""Pages and HTMX partials: the lobby flow, turns by form and by htmx, errors as 4xx."""
+import json
+
+from django.urls import reverse
+
+from games import services
+from games.models import Match
+from tests.conftest import client_for
+
+
+def test_home_lists_my_matches_waiting_for_me_first(race_match, player, opponent):
+    other = services.match_create(creator=opponent, game="race", seats=2, title="Bo's table")
+    services.match_join(match_id=other.pk, user=player)  # bo moves first there: not my turn
+    response = client_for(player).get(reverse("home"))
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.index(str(race_match)) < body.index("Bo&#x27;s table")
+    assert "Your turn" in body
+
+
+def test_create_match_form_validates_options(player):
+    client = client_for(player)
+    response = client.post(reverse("match_new"), {"game": "race", "seats": 2, "turn_hours": 24,
+                                                  "time_bank_hours": 0, "opt_finish": 2, "is_public": "on"})
+    assert response.status_code == 400
+    assert "Finish line: must be between 5 and 200" in response.content.decode()
+    response = client.post(reverse("match_new"), {"game": "race", "seats": 2, "turn_hours": 24,
+                                                  "time_bank_hours": 0, "opt_finish": 12, "is_public": "on"})
+    match = Match.objects.get()
+    assert response.status_code == 302 and response.url == match.get_absolute_url()
+    assert match.options == {"finish": 12, "wind": False}
+
+
+def test_join_and_start_through_pages(player, opponent):
+    match = services.match_create(creator=player, game="race", seats=2)
+    response = client_for(opponent).post(reverse("match_join", args=[match.pk]))
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.RUNNING
+    page = client_for(opponent).get(match.get_absolute_url()).content.decode()
+    assert match.seed_hash in page and match.seed not in page
+
+
+def test_action_by_plain_form_redirects_and_by_htmx_swaps_the_live_part(race_match, player):
+    client = client_for(player)
+    url = reverse("match_action", args=[race_match.pk])
+    response = client.post(url, {"action": json.dumps({"type": "roll"}), "version": 0})
+    assert response.status_code == 302
+    response = client.post(url, {"action": json.dumps({"type": "advance"}), "version": 1}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.startswith('<div id="match-live"') and 'data-version="2"' in body
+    assert "<html" not in body
+
+
+def test_illegal_action_is_a_400_with_the_engines_message(race_match, player):
+    client = client_for(player)
+    url = reverse("match_action", args=[race_match.pk])
+    response = client.post(url, {"action": json.dumps({"type": "advance"})}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    assert "You cannot advance now." in response.content.decode()
+    response = client.post(url, {"action": "{not json"})
+    assert response.status_code == 400 and "not valid JSON" in response.content.decode()
+    race_match.refresh_from_db()
+    assert race_match.version == 0
+
+
+def test_stale_form_is_a_409_showing_the_current_state(race_match, player):
+    client = client_for(player)
+    url = reverse("match_action", args=[race_match.pk])
+    client.post(url, {"action": json.dumps({"type": "roll"}), "version": 0})
+    response = client.post(url, {"action": json.dumps({"type": "roll"}), "version": 0}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 409
+    assert 'data-version="1"' in response.content.decode()
+
+
+def test_form_fields_fill_in_the_action(rf):
+    from games.views import parse_action
+
+    request = rf.post("/", {"action": '{"type": "offer"}', "a.to": "1", "a.give.ducats": "30",
+                            "a.give.ships[]": ["4", "7"], "a.note": "peace"})
+    assert parse_action(request.POST) == {"type": "offer", "to": 1, "give": {"ducats": 30, "ships": [4, 7]},
+                                          "note": "peace"}
+
+
+def test_outsider_cannot_act_and_private_match_is_hidden(player, opponent, outsider):
+    match = services.match_create(creator=player, game="race", seats=2, is_public=False)
+    services.match_join(match_id=match.pk, user=opponent, invite_code=match.invite_code)
+    client = client_for(outsider)
+    assert client.get(match.get_absolute_url()).status_code == 403
+    assert client.get(match.get_absolute_url() + f"?invite={match.invite_code}").status_code == 200
+    response = client.post(reverse("match_action", args=[match.pk]), {"action": '{"type": "roll"}'})
+    assert response.status_code == 403
+    assert client_for(outsider).post(reverse("match_join", args=[match.pk])).status_code == 302
+    match.refresh_from_db()
+    assert match.version == 0
+
+
+def test_anonymous_users_are_sent_to_log_in_for_actions(race_match, client):
+    response = client.post(reverse("match_action", args=[race_match.pk]), {"action": '{"type": "roll"}'})
+    assert response.status_code == 302 and reverse("login") in response.url
+    assert client.get(race_match.get_absolute_url()).status_code == 200  # public: spectators welcome
+
+
+def test_hidden_information_never_reaches_another_seat(race_match, player, opponent):
+    client_for(player).post(reverse("match_action", args=[race_match.pk]), {"action": '{"type": "roll"}'})
+    secret = race_match.state["secrets"][0]
+    mine = client_for(player).get(race_match.get_absolute_url()).content.decode()
+    theirs = client_for(opponent).get(race_match.get_absolute_url()).content.decode()
+    assert f"peeked at the secret {secret}" in mine
+    assert "peeked" not in theirs and f"my_secret: {secret}" not in theirs
+
+
+def test_missing_match_is_404(client, db):
+    assert client.get("/matches/999999/").status_code == 404
+
+
+def test_finished_match_reveals_seed_and_verifies(race_match, staff, player):
+    services.match_finish(match_id=race_match.pk, reason="ended by an admin", actor=staff)
+    client = client_for(player)
+    page = client.get(race_match.get_absolute_url()).content.decode()
+    race_match.refresh_from_db()
+    assert race_match.seed in page and "Final standings" in page
+    verify = client.get(reverse("match_verify", args=[race_match.pk])).content.decode()
+    assert "reproduce the final state" in verify and "matches the seed" in verify
+
+
+def test_verify_is_refused_while_running(race_match, player):
+    assert client_for(player).get(reverse("match_verify", args=[race_match.pk])).status_code == 403
+
+
+def test_absent_player_returning_to_the_page_is_present_again(race_match, player):
+    race_match.seats.filter(user=player).update(is_absent=True, consecutive_timeouts=3)
+    client_for(player).get(race_match.get_absolute_url())
+    seat = race_match.seats.get(user=player)
+    assert not seat.is_absent and seat.consecutive_timeouts == 0
+
+
+def test_rules_page_and_lobby(client, db):
+    assert client.get(reverse("rules", args=["race"])).status_code == 200
+    assert client.get(reverse("rules", args=["nope"])).status_code == 404
+    assert client.get(reverse("lobby")).status_code == 200
