@@ -1,0 +1,99 @@
+"""Every registered engine through the same checks of the contract."""
+import ast
+import copy
+import json
+import pathlib
+import random
+
+import pytest
+
+from games.engines import ENGINES, IllegalAction
+
+ENGINE_DIR = pathlib.Path(__file__).resolve().parents[2] / "games" / "engines"
+
+
+def test_nothing_under_engines_imports_django():
+    for path in ENGINE_DIR.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            assert not any(n.split(".")[0] in ("django", "channels", "celery") for n in names), path
+
+
+@pytest.fixture(params=sorted(ENGINES))
+def engine(request):
+    return ENGINES[request.param]
+
+
+def _playout(engine, players, seed, steps=300):
+    rnd = random.Random(seed)
+    state = engine.new_game(players, seed, {})
+    for _ in range(steps):
+        if engine.is_over(state):
+            break
+        system = engine.system_action(state)
+        if system is not None:
+            state, _ = engine.apply(state, None, system)
+            continue
+        seat = engine.to_act(state)[0]
+        actions = engine.legal_actions(state, seat)
+        assert actions, "a seat to act has at least one legal action"
+        before = copy.deepcopy(state)
+        state2, events = engine.apply(state, seat, rnd.choice(actions))
+        assert state == before, "apply never mutates its input"
+        assert all("type" in e for e in events)
+        for e in events:
+            if "dice" in e:
+                assert all(1 <= d <= 20 for d in e["dice"])
+        state = state2
+    return state
+
+
+def test_members_and_options(engine):
+    for member in ("name", "title", "min_players", "max_players", "options", "new_game", "to_act",
+                   "system_action", "legal_actions", "apply", "timeout_action", "is_over", "standings",
+                   "view", "check_options", "describe"):
+        assert hasattr(engine, member), member
+    for option in engine.options():
+        assert {"name", "label", "kind", "default"} <= set(option)
+    assert engine.check_options({}, engine.min_players)
+    with pytest.raises(IllegalAction):
+        engine.check_options({"no_such_option": 1}, engine.min_players)
+
+
+def test_same_seed_same_game_and_json_round_trip(engine):
+    players = engine.min_players
+    a = _playout(engine, players, "seed-1", steps=120)
+    b = _playout(engine, players, "seed-1", steps=120)
+    assert a == b
+    assert json.loads(json.dumps(a)) == a
+    assert _playout(engine, players, "seed-2", steps=120) != a
+
+
+def test_unknown_and_out_of_turn_actions_are_illegal(engine):
+    state = engine.new_game(engine.max_players, "seed-x", {})
+    while engine.system_action(state) is not None:
+        state, _ = engine.apply(state, None, engine.system_action(state))
+    seat = engine.to_act(state)[0]
+    other = next(s for s in range(engine.max_players) if s not in engine.to_act(state))
+    for bad in ({"type": "teleport"}, {}, {"type": 7}):
+        with pytest.raises(IllegalAction):
+            engine.apply(state, seat, bad)
+    with pytest.raises(IllegalAction):
+        engine.apply(state, other, engine.legal_actions(state, seat)[0])
+
+
+def test_views_hide_the_seed_and_timeout_is_legal(engine):
+    state = engine.new_game(engine.min_players, "secret-seed-value", {})
+    while engine.system_action(state) is not None:
+        state, _ = engine.apply(state, None, engine.system_action(state))
+    for seat in [None, *range(engine.min_players)]:
+        assert "secret-seed-value" not in json.dumps(engine.view(state, seat))
+    seat = engine.to_act(state)[0]
+    engine.apply(state, seat, engine.timeout_action(state, seat))
+    standings = engine.standings(state)
+    assert sorted(s["seat"] for s in standings) == list(range(engine.min_players))

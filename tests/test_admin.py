@@ -1,0 +1,40 @@
+"""Admin game management: bulk actions and the manage page go through services into the log."""
+from django.urls import reverse
+
+from games.models import ActionLog, Match
+from tests.conftest import client_for
+
+
+def test_admin_pause_resume_end_and_abort(race_match, staff):
+    client = client_for(staff)
+    url = reverse("admin:games_match_changelist")
+    for action in ("action_match_pause", "action_match_resume", "action_match_end_now"):
+        client.post(url, {"action": action, "_selected_action": [race_match.pk]})
+    match = Match.objects.get(pk=race_match.pk)
+    assert match.status == Match.FINISHED and "ended by an admin" in match.finish_reason
+    assert list(match.log.filter(kind=ActionLog.ADMIN).values_list("action__type", flat=True)) == \
+        ["admin_pause", "admin_resume"]
+    response = client.post(url, {"action": "action_match_abort", "_selected_action": [race_match.pk]}, follow=True)
+    assert "already over" in response.content.decode()
+
+
+def test_manage_page_extends_and_hands_a_seat(race_match, staff, outsider):
+    client = client_for(staff)
+    url = reverse("admin:games_match_manage", args=[race_match.pk])
+    before = race_match.turn_deadline
+    client.post(url, {"extend": "1", "extend-turn_hours": "12"})
+    client.post(url, {"hand": "1", "hand-seat": "1", "hand-username": "carl"})
+    response = client.post(url, {"hand": "1", "hand-seat": "0", "hand-username": "nobody"}, follow=True)
+    assert "No user with that name" in response.content.decode()
+    match = Match.objects.get(pk=race_match.pk)
+    assert (match.turn_deadline - before).total_seconds() == 12 * 3600
+    assert match.seats.get(number=1).user == outsider
+
+
+def test_log_is_read_only_and_admin_needs_staff(race_match, staff, player):
+    client = client_for(staff)
+    assert client.get(reverse("admin:games_actionlog_changelist")).status_code == 200
+    assert client.get(reverse("admin:games_actionlog_add")).status_code == 403
+    assert client.get(reverse("admin:games_match_change", args=[race_match.pk])).status_code == 200
+    response = client_for(player).get(reverse("admin:games_match_manage", args=[race_match.pk]))
+    assert response.status_code == 302 and "login" in response.url

@@ -1,0 +1,83 @@
+"""The match socket through the configured channel layer (Redis in CI): who may connect, what
+each viewer receives after a committed action, and catching up on reconnect."""
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from games import services
+from tests.conftest import make_user
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def _cookie_for(user):
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+async def _connect(match_id, user=None, origin=b"http://127.0.0.1:8000", query=""):
+    headers = [(b"origin", origin), (b"host", b"127.0.0.1:8000")]
+    if user is not None:
+        cookie = await sync_to_async(_cookie_for)(user)
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    path = f"/ws/matches/{match_id}/" + (f"?{query}" if query else "")
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, code = await communicator.connect(timeout=5)
+    return communicator, connected, code
+
+
+def _setup(private=False):
+    anna, bo, carl = make_user("anna"), make_user("bo"), make_user("carl")
+    match = services.match_create(creator=anna, game="race", seats=2, is_public=not private)
+    services.match_join(match_id=match.pk, user=bo, invite_code=match.invite_code)
+    return match, anna, bo, carl
+
+
+async def test_each_viewer_gets_the_new_version_rendered_for_them():
+    match, anna, bo, carl = await sync_to_async(_setup)()
+    sockets = {}
+    for name, user in (("anna", anna), ("bo", bo), ("spectator", None)):
+        communicator, connected, _ = await _connect(match.pk, user)
+        assert connected
+        first = await communicator.receive_from(timeout=5)
+        assert 'id="match-live"' in first and 'data-version="0"' in first
+        sockets[name] = communicator
+    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    received = {name: await c.receive_from(timeout=5) for name, c in sockets.items()}
+    secret = (await sync_to_async(lambda: type(match).objects.get(pk=match.pk).state)())["secrets"][0]
+    for name, html in received.items():
+        assert 'data-version="1"' in html
+    assert f"peeked at the secret {secret}" in received["anna"]
+    assert "peeked" not in received["bo"] and "peeked" not in received["spectator"]
+    assert "Your turn" in received["anna"] and "Your turn" not in received["bo"]
+    for c in sockets.values():
+        await c.disconnect()
+
+
+async def test_private_match_refuses_outsiders_and_foreign_origins():
+    match, anna, bo, carl = await sync_to_async(_setup)(private=True)
+    _, connected, code = await _connect(match.pk, carl)
+    assert not connected and code == 4403
+    communicator, connected, _ = await _connect(match.pk, carl, query=f"invite={match.invite_code}")
+    assert connected
+    await communicator.disconnect()
+    _, connected, _ = await _connect(match.pk, anna, origin=b"http://evil.example")
+    assert not connected
+    _, connected, _ = await _connect(987654, anna)
+    assert not connected
+
+
+async def test_a_reconnecting_browser_catches_up():
+    match, anna, bo, carl = await sync_to_async(_setup)()
+    communicator, _, _ = await _connect(match.pk, bo)
+    await communicator.receive_from(timeout=5)
+    await communicator.disconnect()
+    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "stay"})
+    communicator, _, _ = await _connect(match.pk, bo)
+    html = await communicator.receive_from(timeout=5)
+    assert 'data-version="2"' in html and "Your turn" in html
+    await communicator.disconnect()
