@@ -169,9 +169,7 @@ def _defender(state: dict, seat: int, target: str, raw) -> int:
         raise IllegalAction("'defender' must be a seat number.")
     if raw == seat:
         raise IllegalAction("You cannot attack yourself.")
-    if state["out"][raw]:
-        raise IllegalAction("That player is out of the game.")
-    return raw
+    return raw          # a player who is out keeps his fortresses, and they can be taken
 
 
 def _prize(raw, ships: list[dict], fortress: bool):
@@ -224,10 +222,10 @@ def attack_options(state: dict, seat: int) -> list[dict]:
         return []
     targets = set()
     for ship in state["ships"].values():
-        if ship["owner"] != seat and not state["out"][ship["owner"]]:
+        if ship["owner"] != seat:
             targets.add((ship["node"], ship["owner"]))
     for port, owner in state["fortresses"].items():
-        if owner != seat and not state["out"][owner]:
+        if owner != seat:
             targets.add((port, owner))
     actions = []
     for node, defender in sorted(targets):

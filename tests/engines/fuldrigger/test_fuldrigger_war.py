@@ -264,3 +264,42 @@ def test_privateer_attacks_once_per_turn():
     new, _ = seeded(state, 0, attack(node, [a]), lambda s, e: 6 <= fight_roll(e) <= 9)
     with pytest.raises(IllegalAction, match="cannot reach"):
         ENGINE.apply(new, 0, attack(node, [a]))
+
+
+def test_attack_sails_through_hazards_and_may_be_called_off():
+    """F36 reading: attackers sail to the fight like any move; if a storm on the way leaves
+    too few, the attack is called off."""
+    storms = [n for n in WORLD.nodes if WORLD.hazard(n) == "storm"]
+    for storm in storms:
+        beyond = [n for n in WORLD.neighbours(storm) if not WORLD.is_port(n) and not WORLD.hazard(n)]
+        before = [n for n in WORLD.neighbours(storm) if not WORLD.is_port(n)
+                  and not WORLD.hazard(n) and n not in beyond[:1]]
+        if beyond and before:
+            break
+    else:
+        pytest.skip("no storm between two quiet squares")
+    target, start = beyond[0], before[0]
+    state = rolled(game(2), 2)
+    a = put_ship(state, 0, start, privateer=True)
+    put_ship(state, 1, target)
+    action = attack(target, [a], paths={str(a["id"]): [storm, target]})
+    new, events = seeded(state, 0, action, lambda s, e: e[1]["type"] == "storm" and e[1]["sunk"])
+    assert first(events, "attack")["result"] == "called_off" and "dice" not in first(events, "attack")
+    new, events = seeded(state, 0, action, lambda s, e: e[1]["type"] == "storm" and not e[1]["sunk"])
+    assert "dice" in first(events, "attack")
+
+
+def test_single_defender_may_be_left_out_and_out_players_fortress_can_be_taken():
+    """F36/F3 reading: with one opponent on the square the defender is implied; a player who
+    is out keeps his fortresses, and they can still be taken."""
+    state = rolled(game(3), 3)
+    port, sea = foreign_port(state)
+    state["fortresses"][port] = 2
+    state["out"][2] = True
+    for key in [k for k, s in state["ships"].items() if s["owner"] == 2]:
+        del state["ships"][key]
+    a = put_ship(state, 0, sea, privateer=True)
+    assert any(x["type"] == "attack" and x["target"] == port for x in ENGINE.legal_actions(state, 0))
+    new, events = seeded(state, 0, {"type": "attack", "target": port, "ships": [a["id"]]},
+                         lambda s, e: fight_roll(e) > 9)
+    assert first(events, "attack")["defender"] == 2 and new["fortresses"][port] == 0
