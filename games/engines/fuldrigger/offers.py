@@ -87,8 +87,9 @@ def do_offer(state: dict, seat: int, action: dict, events: list) -> None:
         events.append({"type": "withdraw_offer", "seat": seat, "offer": old["id"], "to": to})
     state["next_offer"] += 1
     state["offers"].append(offer)
-    events.append({"type": "offer", "seat": seat, "to": to, "offer": offer["id"],
-                   "give": give, "take": take})
+    # The terms stay between the two parties (the view shows them only to them); the event,
+    # which every player may see, tells only that an offer was made.
+    events.append({"type": "offer", "seat": seat, "to": to, "offer": offer["id"]})
 
 
 def _find(state: dict, action: dict) -> dict:

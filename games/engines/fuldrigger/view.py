@@ -183,10 +183,10 @@ def describe(event: dict, names: list[str]) -> str:
     if kind == "isthmus_load":
         return f"{who} loaded {_good(event['good'])} from the isthmus on {ship} in {_place(event['port'])}."
     if kind == "offer":
-        return (f"{who} offered {_who(names, event['to'])} {_offer_side(event['give'])} "
-                f"for {_offer_side(event['take'])}.")
+        return f"{who} made an offer to {_who(names, event['to'])}."
     if kind == "accept_offer":
-        return f"{who} accepted {_who(names, event['from'])}'s offer."
+        return (f"{who} accepted {_who(names, event['from'])}'s offer: "
+                f"{_offer_side(event['give'])} for {_offer_side(event['take'])}.")
     if kind == "decline_offer":
         return f"{who} declined {_who(names, event['from'])}'s offer."
     if kind == "withdraw_offer":

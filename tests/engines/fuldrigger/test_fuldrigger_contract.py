@@ -308,3 +308,15 @@ def test_ranks_tie():
     table = ENGINE.standings(game(3))
     assert [r["rank"] for r in table] == [1, 1, 1]
     assert first([{"type": "x", **r} for r in table], "x")["score"] == 400
+
+
+def test_offer_events_keep_the_terms_private():
+    """An offer's terms reach only its two parties: the public event names only who offered
+    to whom; acceptance makes the exchange public."""
+    state = game(3)
+    state, events = ENGINE.apply(state, 0, {"type": "offer", "to": 1, "give": {"ducats": 77}})
+    event = first(events, "offer")
+    assert "give" not in event and "take" not in event and "77" not in json.dumps(events)
+    assert "77" not in ENGINE.describe(event, ["A", "B", "C"])
+    _, events = ENGINE.apply(state, 1, {"type": "accept_offer", "offer": event["offer"]})
+    assert "77 ducats" in ENGINE.describe(first(events, "accept_offer"), ["A", "B", "C"])

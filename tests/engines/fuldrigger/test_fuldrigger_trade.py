@@ -232,7 +232,7 @@ def test_price_falls_10_per_load_already_sold():
     assert state["turn"]["sold"] == {}
 
 
-def test_embargo_and_privateer_cannot_trade():
+def test_privateer_cannot_load():
     """F35 a privateer cannot take on cargo."""
     port, good, _ = market("buy")
     state = game(2)
