@@ -5,10 +5,10 @@ from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
 from games.engines.fuldrigger.rules import to_act
 from games.engines.fuldrigger.state import (
-    cargo_value, clone, fortresses_of, fortune, fortunes, ships_of,
+    cargo_value, clone, fortresses_of, fortunes, ships_of,
 )
 
-HIDDEN = ("seed", "deck", "discard")
+HIDDEN = ("seed", "deck")
 
 
 def view(state: dict, seat: int | None) -> dict:
@@ -225,4 +225,4 @@ def describe(event: dict, names: list[str]) -> str:
     return kind.replace("_", " ").capitalize() + "." if isinstance(kind, str) else "Something happened."
 
 
-__all__ = ["describe", "fortune", "standings", "view"]
+__all__ = ["describe", "standings", "view"]

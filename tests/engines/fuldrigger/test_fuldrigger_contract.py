@@ -242,7 +242,7 @@ def test_view_hides_seed_deck_and_others_offers():
     for seat in (None, 0, 1, 2):
         seen = ENGINE.view(state, seat)
         text = json.dumps(seen)
-        assert "seed" not in seen and "deck" not in seen and "discard" not in seen
+        assert "seed" not in seen and "deck" not in seen
         assert "fuldrigger-test" not in text
         assert seen["deck_left"] == len(state["deck"])
         assert len(seen["offers"]) == (1 if seat in (0, 1) else 0)
