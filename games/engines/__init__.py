@@ -33,3 +33,6 @@ def _load() -> None:
 
 
 __all__ = ["ENGINES", "IllegalAction", "Option", "clean_options", "get_engine", "register"]
+
+
+_load()
