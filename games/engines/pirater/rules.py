@@ -282,7 +282,7 @@ def working_copy(state: dict) -> dict:
     new["ships"] = [dict(s, at=None if s["at"] is None else list(s["at"])) for s in state["ships"]]
     new["treasures"] = [dict(t) for t in state["treasures"]]
     new["wrecks"] = [list(w) for w in state["wrecks"]]
-    new["eliminated"] = list(state["eliminated"])
+    new["eliminated"] = [list(group) for group in state["eliminated"]]
     new["dice"] = list(state["dice"])
     new["used"] = list(state["used"])
     return new
@@ -305,12 +305,16 @@ def lose_ship(state: dict, ship_id: int, reason: str, events: list) -> None:
 
 
 def knock_out(state: dict, events: list) -> None:
-    """P16: a player without ships is out."""
+    """P16: a player without ships is out. Players knocked out by one action share an entry
+    of `eliminated`, so they share their rank."""
+    gone = []
     for seat in state["seats"]:
         if not seat["out"] and not alive_ships(state, seat["seat"]):
             seat["out"] = True
-            state["eliminated"].append(seat["seat"])
+            gone.append(seat["seat"])
             events.append({"type": "player_out", "seat": seat["seat"]})
+    if gone:
+        state["eliminated"].append(gone)
 
 
 def settle_survivors(state: dict, events: list) -> None:

@@ -45,7 +45,7 @@ def view(state: dict, seat=None) -> dict:
 def standings(state: dict) -> list[dict]:
     """Best first. The winner ranks 1; the rest rank by ships still afloat, then by how long
     they stayed in the game; equal players share a rank. Score: ships afloat."""
-    order = {seat: i for i, seat in enumerate(state["eliminated"])}
+    order = {seat: i for i, group in enumerate(state["eliminated"]) for seat in group}
     players = state["players"]
     rows = []
     for s in state["seats"]:

@@ -157,3 +157,11 @@ def test_last_ships_win_counts_all_opponents():
     state = only(game(3), {0: (3, 3), 3: (3, 5), 6: (12, 20)})
     state, events = move(rolled(state, [2, 6], seat=0), 2, 0, "e")
     assert state["phase"] != "over"
+
+
+def test_capturing_a_treasure_ship_on_your_own_anchorage_wins():
+    """P17 P18 the captor takes the treasure where it stands: at home, that is a win."""
+    state = rolled(only(game(), {0: (1, 4), 3: (1, 1), 4: (12, 20)}), [3, 5], seat=0)
+    state["treasures"][0]["ship"] = 3
+    state, events = move(state, 3, 0, "w")
+    assert events[-1] == {"type": "win", "seat": 0, "how": "treasure"}

@@ -310,3 +310,41 @@ def test_the_agreed_split_roll(rule, faces, split):
     state = seeded_roll(state, lambda f: sorted(f) == sorted(faces))
     state, events = play(state, 0, {"type": "roll"})
     assert ("split_roll" in kinds(events)) == split
+
+
+def test_after_a_hurricane_the_player_moves_with_all_three_dice():
+    """P21 reading: the loss comes first, then the three dice are moved as usual."""
+    state = only(game(2, hurricane=True), {0: (9, 9), 1: (3, 4), 3: (12, 20)})
+    state = seeded_roll(state, lambda f: len(set(f)) == 1)
+    state, events = play(state, 0, {"type": "roll"})
+    assert state["phase"] == "move" and state["current"] == 0
+    assert len(state["dice"]) == 3 and not any(state["used"])
+
+
+def test_a_hurricane_sinking_the_last_ship_hands_the_game_over():
+    """P21 P16 P19 losing the last ship to a hurricane puts the player out; the last fleet wins."""
+    state = only(game(2, hurricane=True), {0: (9, 9), 3: (12, 20)})
+    state = seeded_roll(state, lambda f: len(set(f)) == 1)
+    state, events = play(state, 0, {"type": "roll"})
+    assert {"type": "player_out", "seat": 0} in events
+    assert events[-1] == {"type": "win", "seat": 1, "how": "last_ships"}
+
+
+def test_after_the_blast_the_player_moves_with_the_same_dice():
+    """P24 reading: the blast roll is the turn's roll."""
+    state = only(game(2, powder_ship=True), {0: (3, 3), 1: (9, 9), 3: (12, 20)})
+    state, _ = play(state, 0, {"type": "declare_powder", "ship": 0})
+    state = seeded_roll(state, lambda f: min(f) >= 1)
+    state, events = play(state, 0, {"type": "roll"})
+    assert state["ships"][0]["at"] is None
+    assert state["phase"] == "move" and {a["ship"] for a in ENGINE.legal_actions(state, 0)} == {1}
+
+
+def test_a_blast_that_sinks_everyone_ends_the_game_without_a_winner():
+    """P24 P19 if the last ships of all players go down together, nobody wins."""
+    state = only(game(2, powder_ship=True), {0: (3, 3), 3: (3, 4)})
+    state, _ = play(state, 0, {"type": "declare_powder", "ship": 0})
+    state, events = play(state, 0, {"type": "roll"})
+    assert events[-1] == {"type": "game_over", "winner": None}
+    assert ENGINE.is_over(state) and state["winner"] is None
+    assert [r["rank"] for r in ENGINE.standings(state)] == [1, 1]   # out together, ranked alike
