@@ -66,6 +66,13 @@ def _place(node: str) -> str:
     return WORLD.name(node) if node in WORLD.nodes else node
 
 
+def _area(node: str) -> str:
+    """A hazard square's sea area without the hazard's name, e.g. "Cape of Good Hope"."""
+    if node not in WORLD.nodes:
+        return node
+    return WORLD.nodes[node].get("area") or WORLD.name(node)
+
+
 def _who(names: list[str], seat) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
@@ -104,40 +111,39 @@ def describe(event: dict, names: list[str]) -> str:
         return (f"{who}'s {event['name']} sailed {steps} from {_place(event['from'])} "
                 f"to {_place(event['to'])}.")
     if kind == "tailwind":
-        return f"Tailwind at {_place(event['node'])}: {ship} gains three squares."
+        return f"Tailwind, {_area(event['node'])}: {ship} gains three squares."
     if kind == "headwind":
-        return f"Headwind at {_place(event['node'])}: {ship} loses three squares."
+        return f"Headwind, {_area(event['node'])}: {ship} loses three squares."
     if kind in ("storm", "ice", "card_storm"):
         label = {"storm": "Storm", "ice": "Icebergs", "card_storm": "Heavy weather"}[kind]
         if event["sunk"]:
             cargo = f" with her {_good(event['cargo'])}" if event.get("cargo") else ""
-            return (f"{label} at {_place(event['node'])}: {who} rolled {rolled} — {ship} "
-                    f"sinks{cargo}.")
-        return f"{label} at {_place(event['node'])}: {who} rolled {rolled} — {ship} rides it out."
+            return f"{label}, {_area(event['node'])}: {who} rolled {rolled} — {ship} sinks{cargo}."
+        return f"{label}, {_area(event['node'])}: {who} rolled {rolled} — {ship} rides it out."
     if kind == "calm":
         if event["becalmed"]:
-            return (f"Calm at {_place(event['node'])}: {who} rolled {rolled} — {ship} drifts to "
-                    f"{_place(event['to'])} and lies still next turn.")
-        return f"Calm at {_place(event['node'])}: {who} rolled {rolled} — {ship} catches a breeze."
+            return (f"Calm, {_area(event['node'])}: {who} rolled {rolled} — {ship} drifts to "
+                    f"{_area(event['to'])} and lies still next turn.")
+        return f"Calm, {_area(event['node'])}: {who} rolled {rolled} — {ship} catches a breeze."
     if kind == "reef":
         if event["wrecked"]:
-            return (f"Reef {event['letter']} at {_place(event['node'])}: {who} rolled {rolled} — "
+            return (f"Reef {event['letter']}, {_area(event['node'])}: {who} rolled {rolled} — "
                     f"{ship} is wrecked.")
-        return (f"Reef {event['letter']} at {_place(event['node'])}: {who} rolled {rolled} — "
+        return (f"Reef {event['letter']}, {_area(event['node'])}: {who} rolled {rolled} — "
                 f"{ship} gets through, and {who} now knows reef {event['letter']}.")
     if kind == "pirates":
-        place = _place(event["node"])
+        place = _area(event["node"])
         if event.get("spared"):
             why = {"privateer": "a privateer", "fortress": "under the guns of a fortress",
                    "convoy": "in convoy"}[event["spared"]]
-            return f"Pirate waters at {place}: {ship} passes unharmed, {why}."
+            return f"Pirate waters, {place}: {ship} passes unharmed, {why}."
         result = event["result"]
         if result == "ship_lost":
-            return f"Pirates at {place}: {who} rolled {rolled} — {ship} is taken and lost."
+            return f"Pirates, {place}: {who} rolled {rolled} — {ship} is taken and lost."
         if result == "cargo_lost":
-            return (f"Pirates at {place}: {who} rolled {rolled} — {ship} loses her "
+            return (f"Pirates, {place}: {who} rolled {rolled} — {ship} loses her "
                     f"{_good(event['cargo'])}.")
-        return f"Pirates at {place}: {who} rolled {rolled} — {ship} escapes."
+        return f"Pirates, {place}: {who} rolled {rolled} — {ship} escapes."
     if kind == "bounty":
         return (f"{who}'s {event['name']} is first to reach {_place(event['port'])}: "
                 f"{event['amount']} ducats.")
