@@ -194,5 +194,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    # The sweep runs every few seconds: only its problems are worth a line.
+    "loggers": {"django.request": {"level": "ERROR"}, "celery.app.trace": {"level": "WARNING"}},
 }

@@ -5,7 +5,7 @@ from django.db.models import Q
 from accounts.models import display_name
 from games.engines import get_engine
 from games.errors import NotAllowed, NotFound
-from games.models import ActionLog, Match
+from games.models import Match
 
 LOG_LINES = 30
 
@@ -52,9 +52,9 @@ def viewer_state(match: Match, seat_number) -> dict | None:
 
 
 def event_visible(event: dict, seat_number) -> bool:
-    """Events addressed to some seats only ("to": [seats]) are shown to those seats alone."""
-    to = event.get("to")
-    return to is None or (seat_number is not None and seat_number in to)
+    """Events marked "private": [seats] are shown to those seats alone."""
+    private = event.get("private")
+    return private is None or (seat_number is not None and seat_number in private)
 
 
 def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> list[dict]:
@@ -88,20 +88,15 @@ def describe(engine, event: dict, names: list[str]) -> str:
 
 
 def public_log(match: Match, seat_number=None) -> list[dict]:
-    """The whole log as JSON, hidden events removed for this seat."""
-    return [
-        {"seq": row.seq, "seat": row.seat, "kind": row.kind, "at": row.created_at.isoformat(),
-         "action": row.action if row.kind != ActionLog.PLAYER or _action_public(row, seat_number) else {"type": "hidden"},
-         "events": [e for e in row.events if event_visible(e, seat_number)]}
-        for row in match.log.order_by("seq")
-    ]
-
-
-def _action_public(row: ActionLog, seat_number) -> bool:
-    to = row.action.get("to") if row.action.get("type", "").endswith("offer") else None
-    if to is None:
-        return True
-    return seat_number is not None and seat_number in (row.seat, to)
+    """The whole log as JSON for this seat: private events removed, and the action itself
+    hidden where what it caused was private to others."""
+    out = []
+    for row in match.log.order_by("seq"):
+        events = [e for e in row.events if event_visible(e, seat_number)]
+        hidden = len(events) < len(row.events)
+        out.append({"seq": row.seq, "seat": row.seat, "kind": row.kind, "at": row.created_at.isoformat(),
+                    "action": {"type": "hidden"} if hidden else row.action, "events": events})
+    return out
 
 
 def matches_for_user(user):

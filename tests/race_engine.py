@@ -72,7 +72,7 @@ class RaceEngine:
             faces = roll(state, 1)
             state["last_roll"], state["phase"] = faces[0], "move"
             return state, [{"type": "roll", "seat": seat, "dice": faces},
-                           {"type": "peek", "seat": seat, "to": [seat], "secret": state["secrets"][seat]}]
+                           {"type": "peek", "seat": seat, "private": [seat], "secret": state["secrets"][seat]}]
         if kind in ("advance", "stay") and state["phase"] == "move":
             moved = state["last_roll"] if kind == "advance" else 0
             state["positions"][seat] += moved

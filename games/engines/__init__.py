@@ -5,6 +5,7 @@ Beyond the contract's members every engine also offers:
   IllegalAction with a message (an impossible variant combination, a seat count outside the
   bounds those variants allow);
 - `describe(event, names) -> str`: one event in words, names being the seats' display names.
+An event meant for some seats only carries "private": [seats]; the log shows it to them alone.
 Each state keeps `seed` (secret), `draws` (the dice counter) and `round` (1-based).
 """
 from games.engines.base import IllegalAction, Option, clean_options
