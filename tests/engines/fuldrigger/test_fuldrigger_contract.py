@@ -320,3 +320,19 @@ def test_offer_events_keep_the_terms_private():
     assert "77" not in ENGINE.describe(event, ["A", "B", "C"])
     _, events = ENGINE.apply(state, 1, {"type": "accept_offer", "offer": event["offer"]})
     assert "77 ducats" in ENGINE.describe(first(events, "accept_offer"), ["A", "B", "C"])
+
+
+def test_every_listed_action_is_legal():
+    """Everything legal_actions lists, apply accepts (sampled over a 4-player game)."""
+    rnd = random.Random(21)
+    states = play(ENGINE.new_game(4, "listed", {"rounds": 15}), rnd, 900)
+    checked = set()
+    for state in states[::7]:
+        for seat in ENGINE.to_act(state):
+            actions = ENGINE.legal_actions(state, seat)
+            moves = [a for a in actions if a["type"] == "move"]
+            others = [a for a in actions if a["type"] != "move"]
+            for action in others + rnd.sample(moves, min(8, len(moves))):
+                ENGINE.apply(state, seat, action)
+                checked.add(action["type"])
+    assert {"roll", "move", "end_turn", "buy_cargo", "attack", "offer"} <= checked

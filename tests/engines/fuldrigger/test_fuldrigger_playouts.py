@@ -57,6 +57,7 @@ def playout(seed, players=4, rounds=30, isthmus=True, check=True):
         actions += 1
         if check:
             check_invariants(state)
+            assert json.loads(json.dumps(events)) == events      # events are plain JSON too
         assert actions < 200_000, "the playout does not end"
     return state, actions, kinds
 
