@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from games.engines.pirater.rules import Context, legal_actions, position, try_move
-from games.engines.pirater.state import board_of
 
 
 def _target_distance(board, pos, ctx, node: int) -> int:

@@ -112,9 +112,9 @@ def try_move(ctx: Context, pos: Position, ship: int, value: int, direction: str,
     for i in range(value):
         nxt = step[here][di]
         if nxt < 0:
-            if direction not in STRAIGHT and not wind[here]:
-                return "Ships move diagonally only inside the trade winds."
-            return "Land or the edge of the board is in the way."
+            if direction not in STRAIGHT:
+                return "Ships move diagonally only inside the trade winds."       # P2, P3
+            return "Land or the edge of the board is in the way."                 # P2
         if nxt in pos.wrecks:
             return "A wreck blocks that square."                                  # P23
         if i < value - 1:
@@ -192,6 +192,25 @@ def _without(values: tuple, v: int) -> tuple:
     return values[:i] + values[i + 1:]
 
 
+def successors(ctx: Context, pos: Position, values: tuple):
+    """Every possible single move with one of the dice `values`, high dice first:
+    (value, ship, direction, split, Moved)."""
+    for v in sorted(set(values), reverse=True):
+        for ship, split in movers(ctx, pos):
+            for d in DIRECTION_NAMES:
+                moved = try_move(ctx, pos, ship, v, d, split)
+                if type(moved) is not str:
+                    yield v, ship, d, split, moved
+
+
+def score_of(ctx: Context, moved: Moved, v: int, values: tuple, memo: dict) -> tuple:
+    """The best play of the whole roll `values` that starts with this move of die `v`."""
+    if moved.win:
+        return (len(values), values)
+    sub = best_play(ctx, moved.pos, _without(values, v), memo)
+    return (1 + sub[0], _with(sub[1], v))
+
+
 def best_play(ctx: Context, pos: Position, values: tuple, memo: dict) -> tuple:
     """The best use of the dice `values` (sorted high to low) from here: (how many dice, which
     values high to low). P11: as many dice as possible, then the larger ones. A move that wins
@@ -199,29 +218,15 @@ def best_play(ctx: Context, pos: Position, values: tuple, memo: dict) -> tuple:
     if not values:
         return (0, ())
     key = (pos.key(), values)
-    if key in memo:
-        return memo[key]
-    full = (len(values), values)
-    result = (0, ())
-    for v in sorted(set(values), reverse=True):
-        rest = _without(values, v)
-        for ship, split in movers(ctx, pos):
-            for d in DIRECTION_NAMES:
-                moved = try_move(ctx, pos, ship, v, d, split)
-                if type(moved) is str:
-                    continue
-                if moved.win:
-                    memo[key] = full
-                    return full
-                sub = best_play(ctx, moved.pos, rest, memo)
-                score = (1 + sub[0], _with(sub[1], v))
-                if score > result:
-                    result = score
-                    if result == full:
-                        memo[key] = full
-                        return full
-    memo[key] = result
-    return result
+    if key not in memo:
+        full = (len(values), values)
+        result = (0, ())
+        for v, _, _, _, moved in successors(ctx, pos, values):
+            result = max(result, score_of(ctx, moved, v, values, memo))
+            if result == full:
+                break
+        memo[key] = result
+    return memo[key]
 
 
 def remaining(state: dict) -> tuple:
@@ -231,27 +236,11 @@ def remaining(state: dict) -> tuple:
 def legal_moves(state: dict) -> list[tuple[int, int, str, bool, int]]:
     """Every (die value, ship, direction, split, destination node) the current seat may play now:
     the moves that keep the best play of P11 within reach."""
-    ctx = Context(state, state["current"])
-    pos = position(state)
     values = remaining(state)
-    if not values:
-        return []
+    ctx = Context(state, state["current"])
     memo: dict = {}
-    full = (len(values), values)
-    scored = []
-    for v in sorted(set(values), reverse=True):
-        rest = _without(values, v)
-        for ship, split in movers(ctx, pos):
-            for d in DIRECTION_NAMES:
-                moved = try_move(ctx, pos, ship, v, d, split)
-                if type(moved) is str:
-                    continue
-                if moved.win:
-                    score = full
-                else:
-                    sub = best_play(ctx, moved.pos, rest, memo)
-                    score = (1 + sub[0], _with(sub[1], v))
-                scored.append((score, (v, ship, d, split, moved.dest)))
+    scored = [(score_of(ctx, moved, v, values, memo), (v, ship, d, split, moved.dest))
+              for v, ship, d, split, moved in successors(ctx, position(state), values)]
     if not scored:
         return []
     top = max(score for score, _ in scored)
@@ -261,16 +250,8 @@ def legal_moves(state: dict) -> list[tuple[int, int, str, bool, int]]:
 def can_play(state: dict) -> bool:
     """Is any die of the current roll still usable? (Cheaper than listing the moves.)"""
     values = remaining(state)
-    if not values:
-        return False
     ctx = Context(state, state["current"])
-    pos = position(state)
-    for v in set(values):
-        for ship, split in movers(ctx, pos):
-            for d in DIRECTION_NAMES:
-                if type(try_move(ctx, pos, ship, v, d, split)) is not str:
-                    return True
-    return False
+    return next(successors(ctx, position(state), values), None) is not None
 
 
 # ---- the working copy ------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.pirater.bots import random_action
-from pirater_support import ENGINE, IllegalAction, game, get_board, play, rolled
+from pirater_support import ENGINE, IllegalAction, game, get_board, rolled
 
 PACKAGE = Path(__file__).resolve().parents[3] / "games" / "engines" / "pirater"
 

@@ -5,7 +5,7 @@ from the south-east port (anchorage (12, 20), ships 3–5).
 """
 import pytest
 
-from pirater_support import ENGINE, IllegalAction, game, move, moves, only, place, play, rolled
+from pirater_support import ENGINE, IllegalAction, game, move, moves, only, play, rolled
 
 
 def destinations(state, ship, die):
