@@ -273,3 +273,32 @@ def test_standings_rank_the_winner_first_then_by_ships_left():
 def test_the_engine_imports_no_django():
     for path in PACKAGE.glob("*.py"):
         assert "django" not in path.read_text(), path.name
+
+
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 100) | st.floats(allow_nan=False) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=6)
+FIELDS = st.fixed_dictionaries({}, optional={
+    "type": st.sampled_from(["roll", "move", "declare_powder", "pass"]) | JSONISH,
+    "die": st.integers(0, 7) | JSONISH,
+    "ship": st.integers(-1, 13) | JSONISH,
+    "direction": st.sampled_from(["n", "ne", "e", "se", "s", "sw", "w", "nw"]) | JSONISH,
+    "split": st.booleans() | JSONISH,
+})
+
+
+@settings(max_examples=300, deadline=None)
+@given(action=FIELDS | JSONISH, phase=st.sampled_from(["roll", "move"]), seat=st.integers(-1, 2))
+def test_any_input_is_applied_or_refused_as_illegal(action, phase, seat):
+    """apply answers anything with a new state or IllegalAction, never another error."""
+    state = ENGINE.new_game(2, "fuzz", {"flotilla": True, "powder_ship": True})
+    state["current"] = 0
+    if phase == "move":
+        state = rolled(state, [3, 5], seat=0)
+    before = copy.deepcopy(state)
+    try:
+        ENGINE.apply(state, seat, action)
+    except IllegalAction:
+        pass
+    assert state == before
