@@ -97,9 +97,6 @@ class Board:
             out.append(target)
         return tuple(out)
 
-    def neighbours(self, node: int):
-        return [n for n in self.step[node] if n >= 0]
-
     def _islands(self) -> None:
         """Number Treasure Islands top to bottom and give each anchorage its island."""
         island_cells = sorted(cell for cell, kind in self.kind.items() if kind == "island")

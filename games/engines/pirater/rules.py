@@ -501,7 +501,7 @@ def do_move(state: dict, seat: int, action: dict, events: list) -> None:
         raise IllegalAction(moved)
     if not any(m[:4] == (value, ship_id, direction, split) for m in legal_moves(state)):
         raise IllegalAction("Use as many dice as you can, and the larger die when only one of "
-                            "them can be used (P11).")
+                            "them can be used.")
     board = ctx.board
     state["used"][next(i for i, (f, u) in enumerate(zip(state["dice"], state["used"]))
                        if f == value and not u)] = True
