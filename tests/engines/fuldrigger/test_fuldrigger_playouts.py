@@ -107,14 +107,22 @@ def test_apply_costs_no_more_than_a_json_round_trip():
         samples.append((state, seat, action))
         state, _ = ENGINE.apply(state, seat, action)
     samples = samples[-400:]           # late in the game: the largest states
-    start = time.perf_counter()
-    for _ in range(3):
+
+    def timed(work):
+        start = time.perf_counter()
+        work()
+        return time.perf_counter() - start
+
+    def applying():
         for state, seat, action in samples:
             ENGINE.apply(state, seat, action)
-    applying = time.perf_counter() - start
-    start = time.perf_counter()
-    for _ in range(3):
+
+    def copying():
         for state, _, _ in samples:
             json.loads(json.dumps(state))
-    copying = time.perf_counter() - start
-    assert applying <= copying, (applying, copying)
+
+    # Interleaved, best of five: a busy machine slows both sides alike.
+    rounds = [(timed(applying), timed(copying)) for _ in range(5)]
+    apply_best = min(a for a, _ in rounds)
+    copy_best = min(c for _, c in rounds)
+    assert apply_best <= copy_best, (apply_best, copy_best)
