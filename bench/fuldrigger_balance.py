@@ -196,8 +196,8 @@ def isthmus_routes(routes: list[dict]) -> list[dict]:
                 if a in (x, y) or b in (x, y):
                     continue
                 d1, d2 = WORLD.distance(a, x), WORLD.distance(y, b)
-                if d2 < MIN_CARRY:
-                    continue  # the second ship must carry it 10 squares before selling
+                if d1 + d2 < MIN_CARRY:
+                    continue  # the squares carried on both sides count; the overland part adds none
                 leg1, leg2 = route_figures(best_route(a, x)), route_figures(best_route(y, b))
                 turns = leg1["turns"] + leg2["turns"]
                 if turns >= r["turns"]:
@@ -327,8 +327,6 @@ def main(show_all: bool = False) -> int:
     chosen = sorted(r["profit"] for r in best_per_cargo.values())
     print(f"  best voyage per cargo bought ({len(chosen)}): profit median {chosen[len(chosen) // 2]}, "
           f"{sum(20 <= p <= 80 for p in chosen)} between 20 and 80")
-    for label, group in (("Europe", EUROPE), ("Far East", FAR_EAST)):
-        rs = [r for r in profitable if region(r["from"]) in group or region(r["to"]) in group]
     far = [r for r in profitable if FAR_EAST & {region(r["from"]), region(r["to"])} and
            EUROPE & {region(r["from"]), region(r["to"])}]
     near = [r for r in profitable if r not in far]
@@ -336,6 +334,17 @@ def main(show_all: bool = False) -> int:
         print(f"  {label:<19} routes: {len(rs):>3}, mean profit {sum(r['profit'] for r in rs) / len(rs):5.1f}, "
               f"mean P(loss) {sum(r['p_cargo'] for r in rs) / len(rs):4.0%}, "
               f"mean expected/turn {sum(r['per_turn'] for r in rs) / len(rs):5.1f}")
+    print("\nDangers met sailing out from the home ports (mean over homes and ports of a region):")
+    groups: dict[str, list[tuple[int, float]]] = {}
+    for home in WORLD.homes:
+        for port in WORLD.ports:
+            if port in WORLD.homes:
+                continue
+            f = route_figures(best_route(home, port))
+            groups.setdefault(region(port), []).append((len(f["dangers"]), f["p_cargo"]))
+    for name, rows in sorted(groups.items(), key=lambda kv: sum(r[1] for r in kv[1]) / len(kv[1])):
+        print(f"  {name:<17} dangers {sum(r[0] for r in rows) / len(rows):4.1f}  "
+              f"P(cargo lost, reefs unknown) {sum(r[1] for r in rows) / len(rows):4.0%}")
     print(f"\nRule checks (same-port profit, profit under {MIN_CARRY} squares): "
           f"{'none broken' if not broken else len(broken)}")
     for b in broken:
