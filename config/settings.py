@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "accounts",
     "games",
+    "games.fuldrigger",
 ]
 
 MIDDLEWARE = [

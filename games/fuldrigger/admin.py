@@ -1,0 +1,86 @@
+"""Browse Fuldrigger's fleets and fortresses across matches. Read-only: the rows are written
+from the engine's state, which stays the source of truth (change a game through its match)."""
+from django.contrib import admin
+
+from games.engines.fuldrigger.board import WORLD
+from games.fuldrigger.models import Fortress, Ship
+
+
+def _ports():
+    return sorted(((port, WORLD.name(port)) for port in WORLD.ports), key=lambda p: p[1])
+
+
+class ShipPortFilter(admin.SimpleListFilter):
+    title = "port"
+    parameter_name = "port"
+
+    def lookups(self, request, model_admin):
+        return [("-", "At sea")] + _ports()
+
+    def queryset(self, request, queryset):
+        if self.value() == "-":
+            return queryset.exclude(node__in=WORLD.ports)
+        if self.value():
+            return queryset.filter(node=self.value())
+        return queryset
+
+
+class FortressPortFilter(admin.SimpleListFilter):
+    title = "port"
+    parameter_name = "port"
+
+    def lookups(self, request, model_admin):
+        return _ports()
+
+    def queryset(self, request, queryset):
+        return queryset.filter(port=self.value()) if self.value() else queryset
+
+
+class CargoFilter(admin.SimpleListFilter):
+    title = "cargo"
+    parameter_name = "cargo"
+
+    def lookups(self, request, model_admin):
+        goods = sorted(((good, data["name"]) for good, data in WORLD.goods.items()), key=lambda g: g[1])
+        return [("-", "None")] + goods
+
+    def queryset(self, request, queryset):
+        if self.value() == "-":
+            return queryset.filter(cargo="")
+        if self.value():
+            return queryset.filter(cargo=self.value())
+        return queryset
+
+
+class ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Ship)
+class ShipAdmin(ReadOnly):
+    list_display = ("name", "engine_id", "match", "owner", "owner_seat", "position", "cargo_name",
+                    "cargo_paid", "privateer")
+    list_filter = (("match", admin.RelatedOnlyFieldListFilter), ("owner", admin.RelatedOnlyFieldListFilter),
+                   ShipPortFilter, "privateer", CargoFilter)
+    list_select_related = ("match", "owner")
+    search_fields = ("name", "match__id", "owner__username")
+
+    @admin.display(description="cargo", ordering="cargo")
+    def cargo_name(self, obj):
+        return WORLD.goods[obj.cargo]["name"] if obj.cargo in WORLD.goods else (obj.cargo or "—")
+
+
+@admin.register(Fortress)
+class FortressAdmin(ReadOnly):
+    list_display = ("port_name", "match", "owner", "owner_seat")
+    list_filter = (("match", admin.RelatedOnlyFieldListFilter), ("owner", admin.RelatedOnlyFieldListFilter),
+                   FortressPortFilter)
+    list_select_related = ("match", "owner")
+    search_fields = ("port", "match__id", "owner__username")

@@ -1,0 +1,60 @@
+"""Fuldrigger's ships and fortresses as rows, so admins can browse and filter them across
+matches. The engine's state stays the source of truth: these rows are a projection of it,
+rewritten by `projection.project_match` in the transaction of every change."""
+from django.conf import settings
+from django.db import models
+
+from games.engines.fuldrigger.board import WORLD
+from games.models import Match
+
+
+def _place(node: str) -> str:
+    return WORLD.name(node) if node in WORLD.nodes else node
+
+
+class Ship(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="fuldrigger_ships")
+    engine_id = models.PositiveIntegerField("ship number", help_text="The ship's id in the game state.")
+    owner_seat = models.PositiveSmallIntegerField()
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="fuldrigger_ships")
+    name = models.CharField(max_length=80)
+    node = models.CharField("position", max_length=64, help_text="The square or port the ship is on.")
+    cargo = models.CharField(max_length=32, blank=True, help_text="The good on board; blank if none.")
+    cargo_paid = models.PositiveIntegerField("cargo price paid", null=True, blank=True)
+    privateer = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["match", "engine_id"]
+        constraints = [models.UniqueConstraint(fields=["match", "engine_id"], name="fuldrigger_one_row_per_ship")]
+
+    def __str__(self):
+        return f"{self.name} (#{self.engine_id}, {self.match})"
+
+    @property
+    def position(self) -> str:
+        return _place(self.node)
+
+    @property
+    def in_port(self) -> bool:
+        return self.node in WORLD.nodes and WORLD.is_port(self.node)
+
+
+class Fortress(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="fuldrigger_fortresses")
+    owner_seat = models.PositiveSmallIntegerField()
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="fuldrigger_fortresses")
+    port = models.CharField(max_length=64)
+
+    class Meta:
+        verbose_name_plural = "fortresses"
+        ordering = ["match", "port"]
+        constraints = [models.UniqueConstraint(fields=["match", "port"], name="fuldrigger_one_fortress_per_port")]
+
+    def __str__(self):
+        return f"Fortress in {self.port_name} ({self.match})"
+
+    @property
+    def port_name(self) -> str:
+        return _place(self.port)

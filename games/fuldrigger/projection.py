@@ -1,0 +1,55 @@
+"""Writes a match's ships and fortresses from its state. The services call `project_match`
+inside the transaction of every change, right after saving the new state, so the rows never
+disagree with the snapshot. Cheap on purpose: three reads, then only the rows that changed,
+in bulk (a move usually costs one UPDATE)."""
+from games.fuldrigger.models import Fortress, Ship
+from games.models import Seat
+
+def ship_rows(state: dict, users: dict) -> dict[int, dict]:
+    """What the Ship rows of a state should hold, by engine ship id."""
+    rows = {}
+    for ship in state["ships"].values():
+        cargo = ship["cargo"]
+        rows[ship["id"]] = {
+            "owner_seat": ship["owner"], "owner_id": users.get(ship["owner"]), "name": ship["name"],
+            "node": ship["node"], "cargo": cargo["good"] if cargo else "",
+            "cargo_paid": cargo["paid"] if cargo else None, "privateer": bool(ship["privateer"]),
+        }
+    return rows
+
+
+def fortress_rows(state: dict, users: dict) -> dict[str, dict]:
+    return {port: {"owner_seat": seat, "owner_id": users.get(seat)}
+            for port, seat in state["fortresses"].items()}
+
+
+def project_match(match) -> None:
+    state = match.state
+    if not state:
+        return
+    users = dict(Seat.objects.filter(match_id=match.pk, number__isnull=False).values_list("number", "user_id"))
+    _sync(Ship, match, "engine_id", ship_rows(state, users))
+    _sync(Fortress, match, "port", fortress_rows(state, users))
+
+
+def _sync(model, match, key: str, wanted: dict) -> None:
+    """Make the match's rows of `model` equal `wanted` ({key value: field values})."""
+    existing = {getattr(row, key): row for row in model.objects.filter(match_id=match.pk)}
+    create, update, changed = [], [], set()
+    for value, data in wanted.items():
+        row = existing.pop(value, None)
+        if row is None:
+            create.append(model(match_id=match.pk, **{key: value}, **data))
+            continue
+        dirty = [name for name, new in data.items() if getattr(row, name) != new]
+        if dirty:
+            for name in dirty:
+                setattr(row, name, data[name])
+            changed.update(dirty)
+            update.append(row)
+    if existing:  # sunk, wrecked, sold, razed
+        model.objects.filter(pk__in=[row.pk for row in existing.values()]).delete()
+    if create:
+        model.objects.bulk_create(create)
+    if update:
+        model.objects.bulk_update(update, sorted(name.removesuffix("_id") for name in changed))
