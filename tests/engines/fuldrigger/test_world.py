@@ -247,10 +247,14 @@ def test_calms_around_the_equator_in_the_atlantic():
     assert any(WORLD.distance(WORLD.calm_square, s) <= 4 for s in calms)
 
 
-def test_a_becalmed_ship_can_sail_on_without_meeting_another_calm():
-    """F17: from the calm square some neighbour is not a calm, so lying there costs a turn, not
-    an endless loop."""
-    assert any(WORLD.hazard(n) != "calm" for n in WORLD.neighbours(WORLD.calm_square))
+def test_the_calm_square_is_a_pocket_south_of_the_calms():
+    """F17: the calm square is a dead end (no short cut past the calms) whose only neighbour is
+    no calm and lies south of them, so a ship becalmed on its way south wakes beyond them."""
+    (exit_,) = WORLD.neighbours(WORLD.calm_square)
+    assert WORLD.hazard(exit_) is None
+    assert WORLD.distance(exit_, "equator") < WORLD.distance(exit_, "cape_verde")
+    south = WORLD.within("equator", 1)
+    assert exit_ in south
 
 
 def test_every_crossing_of_the_atlantic_doldrums_meets_a_calm():
