@@ -18,7 +18,7 @@ class MatchConsumer(WebsocketConsumer):
         except ServiceError:
             self.close(code=4403)
             return
-        self.sent_version = -1
+        self.sent = None
         async_to_sync(self.channel_layer.group_add)(group_name(self.match_id), self.channel_name)
         self.accept()
         # A (re)connecting browser catches up at once with whatever it missed.
@@ -40,8 +40,7 @@ class MatchConsumer(WebsocketConsumer):
         self._refresh()
 
     def match_changed(self, event):
-        if event.get("version", 0) > self.sent_version:
-            self._refresh()
+        self._refresh()
 
     def _refresh(self):
         try:
@@ -49,9 +48,11 @@ class MatchConsumer(WebsocketConsumer):
         except ServiceError:
             self.close()
             return
-        if match.version > self.sent_version:
-            self._send_live(match)
+        self._send_live(match)
 
     def _send_live(self, match):
-        self.sent_version = match.version
-        self.send(text_data=panels.render_live(match, self.scope.get("user")))
+        # Seats filling up change the page without a new version, so compare what is shown.
+        html = panels.render_live(match, self.scope.get("user"))
+        if html != self.sent:
+            self.sent = html
+            self.send(text_data=html)

@@ -1,6 +1,9 @@
 """Renders a match for one viewer: the whole page, the live part an action or a socket swaps in.
 The same templates serve all three, so a player sees the same thing however it arrived."""
+import zoneinfo
+
 from django.template.loader import render_to_string, select_template
+from django.utils import timezone
 
 from games import selectors
 from games.engines import get_engine
@@ -20,6 +23,7 @@ def match_context(match: Match, user, *, error: str | None = None) -> dict:
     legal = engine.legal_actions(match.state, number) if my_turn else []
     seats = sorted(match.seats.all(), key=lambda s: (s.number is None, s.number, s.joined_at))
     return {
+        "user": user,
         "match": match,
         "engine": engine,
         "seat": seat,
@@ -39,4 +43,15 @@ def match_context(match: Match, user, *, error: str | None = None) -> dict:
 
 
 def render_live(match: Match, user, *, request=None, error=None) -> str:
-    return render_to_string("games/partials/match_live.html", match_context(match, user, error=error), request=request)
+    # The socket renders without a request: show times in the viewer's own zone all the same.
+    with timezone.override(viewer_time_zone(user)):
+        return render_to_string("games/partials/match_live.html", match_context(match, user, error=error),
+                                request=request)
+
+
+def viewer_time_zone(user):
+    profile = getattr(user, "profile", None) if user is not None and user.is_authenticated else None
+    try:
+        return zoneinfo.ZoneInfo(profile.time_zone) if profile else timezone.get_current_timezone()
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return timezone.get_current_timezone()

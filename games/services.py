@@ -38,12 +38,20 @@ def _locked(match_id) -> Match:
         raise NotFound("No such match.") from None
 
 
+def _announce(match: Match) -> None:
+    """Lobby changes (a seat taken, a colour changed) show live too, without a new version."""
+    from games import live
+
+    match_id, version = match.pk, match.version
+    transaction.on_commit(lambda: live.broadcast(match_id, version))
+
+
 def _after_commit(match: Match) -> None:
     """Tell the browsers and queue the system's own move once the change is durable."""
-    from games import live, tasks
+    from games import tasks
 
-    match_id, version, needs_system = match.pk, match.version, match.needs_system
-    transaction.on_commit(lambda: live.broadcast(match_id, version))
+    _announce(match)
+    match_id, needs_system = match.pk, match.needs_system
     if needs_system:
         transaction.on_commit(lambda: tasks.queue(tasks.apply_system_action, match_id))
 
@@ -101,6 +109,7 @@ def match_join(*, match_id, user, colour: str | None = None, invite_code: str | 
             raise BadRequest("That colour is not available.")
         seat = Seat.objects.create(match=match, user=user, colour=colour, time_bank_left=match.time_bank_seconds)
         full = len(taken) + 1 == match.seats_count
+        _announce(match)
     if full:
         match_start(match_id=match_id, user=None)
     return seat
@@ -120,6 +129,7 @@ def match_leave(*, match_id, user) -> None:
             match.finish_reason = "cancelled by its creator"
             match.save(update_fields=["status", "finish_reason"])
         seat.delete()
+        _announce(match)
 
 
 def match_set_colour(*, match_id, user, colour: str) -> None:
@@ -134,6 +144,7 @@ def match_set_colour(*, match_id, user, colour: str) -> None:
             raise BadRequest("That colour is not available.")
         seat.colour = colour
         seat.save(update_fields=["colour"])
+        _announce(match)
 
 
 def match_start(*, match_id, user=None) -> Match:

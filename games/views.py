@@ -73,7 +73,7 @@ def match_detail(request, match_id):
         services.seat_return(match_id=match.pk, user=request.user)
         match.refresh_from_db()
         messages.info(request, "Welcome back: your turns wait for you again.")
-    if request.htmx:
+    if request.htmx and not request.htmx.boosted:
         return HttpResponse(panels.render_live(match, request.user, request=request))
     context = panels.match_context(match, request.user)
     context.update(invite=request.GET.get("invite"),

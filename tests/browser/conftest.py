@@ -1,0 +1,109 @@
+"""A real Daphne serving the test database, and a real Chromium driven by Playwright."""
+import os
+import pathlib
+import shutil
+from functools import partial
+
+import pytest
+from daphne.testing import DaphneProcess
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.db.backends.base.creation import TEST_DATABASE_PREFIX
+
+ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+SWEEP_SECONDS = 1.0
+
+# Playwright's sync API keeps an event loop in this thread; Django's ORM calls from the test
+# body are still plain synchronous calls, so let them through.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def _application():
+    from channels.routing import get_default_application
+
+    return ASGIStaticFilesHandler(get_default_application())
+
+
+def _server_setup():
+    """In the server process: use the test database and run the deadline sweep quickly."""
+    from django.conf import settings
+    from django.db import connections
+
+    db = settings.DATABASES["default"]
+    db["NAME"] = db.get("TEST", {}).get("NAME") or TEST_DATABASE_PREFIX + db["NAME"]
+    connections.close_all()
+    from games.jobs import start_sweeper
+
+    settings.SWEEP_SECONDS = SWEEP_SECONDS
+    start_sweeper()
+
+
+@pytest.fixture
+def live_site(transactional_db, settings):
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+    process = DaphneProcess("127.0.0.1", partial(_application), setup=_server_setup)
+    process.start()
+    if not process.ready.wait(timeout=30):
+        process.terminate()
+        raise RuntimeError("Daphne did not start")
+    yield f"http://127.0.0.1:{process.port.value}"
+    process.terminate()
+    process.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    # Per module: Playwright's loop must be gone before async tests elsewhere run.
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        options = {"headless": True, "args": ["--no-sandbox", "--disable-gpu", "--disable-quic",
+                                              "--no-first-run", "--disable-background-networking",
+                                              "--disable-component-update", "--disable-sync"]}
+        if os.path.exists(CHROMIUM) or shutil.which("chromium"):
+            options["executable_path"] = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+        browser = p.chromium.launch(**options)
+        yield browser
+        browser.close()
+
+
+class Person:
+    """One browser context: a player with their own cookies, watching their console."""
+
+    def __init__(self, browser, base, name, viewport=None):
+        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.base, self.name, self.errors, self.shots = base, name, [], 0
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def go(self, path):
+        self.page.goto(self.base + path)
+
+    def shot(self, label):
+        self.shots += 1
+        self.page.screenshot(path=str(ARTIFACTS / f"{self.name}-{self.shots:02d}-{label}.png"), full_page=True)
+
+    def sign_up(self, username):
+        self.go("/accounts/signup/")
+        self.page.fill("#id_username", username)
+        self.page.fill("#id_email", f"{username}@example.com")
+        self.page.fill("#id_password1", "sail-the-seven-seas")
+        self.page.fill("#id_password2", "sail-the-seven-seas")
+        self.page.click("button[type=submit]")
+        self.page.wait_for_url(self.base + "/")
+
+
+@pytest.fixture
+def people(browser, live_site):
+    made = []
+
+    def make(name, viewport=None):
+        person = Person(browser, live_site, name, viewport)
+        made.append(person)
+        return person
+
+    yield make
+    for person in made:
+        person.context.close()
