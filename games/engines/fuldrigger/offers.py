@@ -84,12 +84,13 @@ def do_offer(state: dict, seat: int, action: dict, events: list) -> None:
     # One open offer to each player: a new one replaces the old.
     for old in [o for o in state["offers"] if o["from"] == seat and o["to"] == to]:
         state["offers"].remove(old)
-        events.append({"type": "withdraw_offer", "seat": seat, "offer": old["id"], "to": to})
+        events.append({"type": "withdraw_offer", "seat": seat, "offer": old["id"], "to": to,
+                       "private": sorted({seat, to})})
     state["next_offer"] += 1
     state["offers"].append(offer)
-    # The terms stay between the two parties (the view shows them only to them); the event,
-    # which every player may see, tells only that an offer was made.
-    events.append({"type": "offer", "seat": seat, "to": to, "offer": offer["id"]})
+    # Negotiations stay between the two parties: the view shows the terms only to them, and
+    # the log shows the event only to them ("private"); an accepted deal is public.
+    events.append({"type": "offer", "seat": seat, "to": to, "offer": offer["id"], "private": sorted({seat, to})})
 
 
 def _find(state: dict, action: dict) -> dict:
@@ -132,7 +133,7 @@ def do_decline_offer(state: dict, seat: int, action: dict, events: list) -> None
         raise IllegalAction("Only the player an offer is made to can decline it.")
     state["offers"].remove(offer)
     events.append({"type": "decline_offer", "seat": seat, "from": offer["from"],
-                   "offer": offer["id"]})
+                   "offer": offer["id"], "private": sorted({seat, offer["from"]})})
 
 
 def do_withdraw_offer(state: dict, seat: int, action: dict, events: list) -> None:
@@ -141,7 +142,7 @@ def do_withdraw_offer(state: dict, seat: int, action: dict, events: list) -> Non
         raise IllegalAction("Only the player who made an offer can withdraw it.")
     state["offers"].remove(offer)
     events.append({"type": "withdraw_offer", "seat": seat, "offer": offer["id"],
-                   "to": offer["to"]})
+                   "to": offer["to"], "private": sorted({seat, offer["to"]})})
 
 
 def drop_dead_offers(state: dict) -> None:

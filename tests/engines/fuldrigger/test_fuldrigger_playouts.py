@@ -93,36 +93,3 @@ def test_two_and_three_player_games_without_isthmus():
         state, _, kinds = playout(7 + players, players=players, rounds=20, isthmus=False)
         assert ENGINE.is_over(state)
         assert "isthmus_unload" not in kinds
-
-
-def test_apply_costs_no_more_than_a_json_round_trip():
-    """Benchmark: one apply costs no more than json.dumps + json.loads of the same state."""
-    rnd = random.Random(1)
-    state = ENGINE.new_game(4, "bench", {"rounds": 60})
-    samples = []
-    while not ENGINE.is_over(state):
-        system = ENGINE.system_action(state)
-        seat = None if system else rnd.choice(ENGINE.to_act(state))
-        action = system or random_action(state, seat, rnd)
-        samples.append((state, seat, action))
-        state, _ = ENGINE.apply(state, seat, action)
-    samples = samples[-400:]           # late in the game: the largest states
-
-    def timed(work):
-        start = time.perf_counter()
-        work()
-        return time.perf_counter() - start
-
-    def applying():
-        for state, seat, action in samples:
-            ENGINE.apply(state, seat, action)
-
-    def copying():
-        for state, _, _ in samples:
-            json.loads(json.dumps(state))
-
-    # Interleaved, best of five: a busy machine slows both sides alike.
-    rounds = [(timed(applying), timed(copying)) for _ in range(5)]
-    apply_best = min(a for a, _ in rounds)
-    copy_best = min(c for _, c in rounds)
-    assert apply_best <= copy_best, (apply_best, copy_best)
