@@ -7,3 +7,16 @@ urlpatterns = [
     path("api/", include("games.api_urls")),
     path("", include("games.urls")),
 ]
+
+
+def not_found(request, exception=None):
+    """Unknown API addresses answer in JSON like the rest of the API; pages get the site's page."""
+    from django.http import JsonResponse
+    from django.shortcuts import render
+
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": "No such API address or object."}, status=404)
+    return render(request, "games/error.html", {"message": "There is nothing at this address."}, status=404)
+
+
+handler404 = not_found

@@ -47,8 +47,12 @@ def endpoint(methods, auth=True):
             if request.method == "POST" and request.body:
                 try:
                     body = json.loads(request.body)
+                    # JSON may escape lone surrogates, which no database can store as text.
+                    json.dumps(body, ensure_ascii=False).encode("utf-8")
                 except (json.JSONDecodeError, UnicodeDecodeError):
                     return error("The body is not valid JSON.", 400)
+                except UnicodeEncodeError:
+                    return error("The body contains text that is not valid Unicode.", 400)
                 if not isinstance(body, dict):
                     return error("The body must be a JSON object.", 400)
             try:
@@ -84,7 +88,10 @@ def matches(request, body):
                                          for m in selectors.user_matches_api(request.api_user)[:200]]})
     deadline = body.get("game_deadline")
     if deadline is not None:
-        deadline = parse_datetime(str(deadline))
+        try:
+            deadline = parse_datetime(str(deadline))
+        except ValueError:
+            deadline = None
         if deadline is None or timezone.is_naive(deadline):
             raise BadRequest("game_deadline must be an ISO 8601 date and time with a time zone.")
     try:

@@ -33,6 +33,7 @@ class Match(models.Model):
     seed_hash = models.CharField(max_length=64, blank=True)
 
     turn_seats = models.JSONField(default=list, blank=True)
+    turn_key = models.CharField(max_length=40, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
     # The earliest moment a job must look at this match (a turn or the game deadline); the

@@ -283,7 +283,7 @@ def deadline_apply(*, match_id, now=None) -> bool:
             return True
         if not (match.turn_deadline and now >= match.turn_deadline and match.turn_seats):
             return False
-        seats = {s.number: s for s in match.seats.filter(number__in=match.turn_seats)}
+        owner = match.seats.filter(number=match.turn_seats[0]).first()
         for number in list(match.turn_seats):
             for _ in range(MAX_AUTOMATIC_STEPS):
                 if match.status != Match.RUNNING or number not in engine.to_act(match.state):
@@ -292,13 +292,14 @@ def deadline_apply(*, match_id, now=None) -> bool:
                 _step(match, engine, number, action, kind=ActionLog.TIMEOUT)
                 while engine.system_action(match.state) is not None:
                     _step(match, engine, None, engine.system_action(match.state), kind=ActionLog.SYSTEM)
-            seat = seats.get(number)
-            if seat is not None:
-                seat.consecutive_timeouts += 1
-                seat.time_bank_left = 0
-                if seat.consecutive_timeouts >= settings.ABSENT_AFTER_TIMEOUTS:
-                    seat.is_absent = True
-                seat.save(update_fields=["consecutive_timeouts", "time_bank_left", "is_absent"])
+        # Only the turn's owner missed their turn; a seat that merely had an offer to answer
+        # has it declined for them, and is not counted as absent for it.
+        if owner is not None:
+            owner.consecutive_timeouts += 1
+            owner.time_bank_left = 0
+            if owner.consecutive_timeouts >= settings.ABSENT_AFTER_TIMEOUTS:
+                owner.is_absent = True
+            owner.save(update_fields=["consecutive_timeouts", "time_bank_left", "is_absent"])
         _settle(match, engine, now)
         return True
 
@@ -313,7 +314,7 @@ def seat_return(*, match_id, user) -> bool:
         seat.is_absent, seat.consecutive_timeouts = False, 0
         seat.save(update_fields=["is_absent", "consecutive_timeouts"])
         if match.status == Match.RUNNING and seat.number in match.turn_seats:
-            match.turn_seats = []  # restart this turn's clock for the returning player
+            match.turn_key = ""  # restart this turn's clock for the returning player
             _schedule(match, _engine(match.game), timezone.now())
             match.save()
         return True
@@ -325,33 +326,38 @@ def _schedule(match: Match, engine, now) -> None:
     """Work out whose clock runs and when the next job must look at this match."""
     if match.status != Match.RUNNING:
         match.turn_seats, match.turn_deadline, match.next_due_at, match.needs_system = [], None, None, False
+        match.turn_key = ""
         return
     state = match.state
     match.needs_system = engine.system_action(state) is not None
-    seats = sorted(engine.to_act(state))
-    if seats != match.turn_seats:
+    seats = list(engine.to_act(state))
+    # The first seat to act owns the turn; others (answering an offer) share its clock. The
+    # clock restarts only when the turn passes, not when someone joins in mid-turn.
+    key = f"{state.get('round', 0)}:{seats[0]}" if seats else ""
+    if key != match.turn_key:
         _charge_time_bank(match, now)
-        match.turn_seats, match.turn_started_at = seats, now
+        match.turn_key, match.turn_started_at = key, now
         if seats:
-            players = list(match.seats.filter(number__in=seats))
-            if players and all(p.is_absent for p in players):
-                match.turn_deadline = now  # absent players are played at once
+            owner = match.seats.filter(number=seats[0]).first()
+            if owner is not None and owner.is_absent:
+                match.turn_deadline = now  # an absent player's turn is played at once
             else:
-                bank = min((p.time_bank_left for p in players), default=0)
+                bank = owner.time_bank_left if owner is not None else 0
                 match.turn_deadline = now + timedelta(seconds=match.turn_seconds + bank)
         else:
             match.turn_deadline = None
+    match.turn_seats = seats
     due = [d for d in (match.turn_deadline if match.turn_seats else None, match.game_deadline) if d]
     match.next_due_at = min(due) if due else None
 
 
 def _charge_time_bank(match: Match, now) -> None:
-    """A turn that took longer than the turn time spends the difference from the time bank."""
+    """A turn that took longer than the turn time spends the difference from its owner's bank."""
     if not (match.turn_seats and match.turn_started_at and match.time_bank_seconds):
         return
     over = (now - match.turn_started_at).total_seconds() - match.turn_seconds
     if over > 0:
-        for seat in match.seats.filter(number__in=match.turn_seats):
+        for seat in match.seats.filter(number=match.turn_seats[0]):
             seat.time_bank_left = max(0, seat.time_bank_left - int(over))
             seat.save(update_fields=["time_bank_left"])
 
@@ -404,7 +410,7 @@ def match_resume(*, match_id, actor) -> Match:
         if match.status != Match.PAUSED:
             raise BadRequest("Only a paused match can be resumed.")
         match.status = Match.RUNNING
-        match.turn_seats = []  # everyone to act gets a fresh turn clock
+        match.turn_key = ""  # the seat to act gets a fresh turn clock
         _admin_log(match, actor, {"type": "admin_resume"})
         _settle(match, _engine(match.game), timezone.now())
     return match
