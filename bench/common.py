@@ -1,0 +1,239 @@
+"""What every part of the benchmark shares: the figures it reports, medians and percentiles, the
+bench database and Redis, and the server processes (Daphne, Celery) it runs as a real site would."""
+from __future__ import annotations
+
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+VENV_BIN = Path(PY).parent
+
+# The bench's own database and Redis database, so nobody else's data or queues mix with ours.
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
+
+
+@dataclass
+class Figure:
+    """One line of the table and one object of results.json."""
+
+    name: str
+    value: float | int | None
+    unit: str
+    target: str = ""
+    passed: bool | None = None  # None: a figure reported for information, with no target
+    baseline: float | int | None = None
+    compared_with: str = ""
+    note: str = ""
+    detail: dict = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        data = asdict(self)
+        data["pass"] = data.pop("passed")
+        return data
+
+
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def percentile(values, p: float):
+    """The p-th percentile (0-100) by the nearest-rank method: a value that was measured."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), -(-len(ordered) * p // 100)))
+    return ordered[int(rank) - 1]
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def machine() -> dict:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        kb = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f"{kb / 1024 / 1024:.0f} GB"
+    except (OSError, ValueError, IndexError):
+        pass
+    return {"cores": os.cpu_count(), "cpu": cpu, "memory": mem, "python": platform.python_version(),
+            "system": f"{platform.system()} {platform.release()}", "load_average": os.getloadavg()}
+
+
+def env(redis: bool) -> dict:
+    """The environment of a server process: the bench database, and Redis when asked."""
+    out = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+    out.update(DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=DATABASE_URL, DEBUG="0",
+               LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1")
+    if redis:
+        out["REDIS_URL"] = REDIS_URL
+    return out
+
+
+def run(args, **kwargs):
+    return subprocess.run(args, cwd=ROOT, check=True, capture_output=True, text=True, **kwargs)
+
+
+def _pg_args():
+    from urllib.parse import urlparse
+
+    url = urlparse(DATABASE_URL)
+    return ["-h", url.hostname or "127.0.0.1", "-p", str(url.port or 5432), "-U", url.username or "postgres"], \
+        url.path.lstrip("/")
+
+
+def fresh_database() -> None:
+    """Drop and recreate the bench database, migrate it and collect the static files (the
+    match page's assets are served as production serves them: hashed and compressed)."""
+    args, name = _pg_args()
+    run(["dropdb", *args, "--if-exists", "--force", name])
+    run(["createdb", *args, name])
+    run([PY, "manage.py", "migrate", "--noinput", "-v", "0"], env=env(redis=False))
+    run([PY, "manage.py", "collectstatic", "--noinput", "-v", "0"], env=env(redis=False))
+
+
+def flush_redis() -> None:
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Servers:
+    """Daphne serving config.asgi:application and a Celery worker with beat, as `make run` starts
+    them with REDIS_URL set; their output goes to files shown when something fails."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.logs = Path(tempfile.mkdtemp(prefix="tradewinds-bench-"))
+        self.procs: list[subprocess.Popen] = []
+
+    def _start(self, name, args):
+        out = open(self.logs / f"{name}.log", "w")
+        proc = subprocess.Popen(args, cwd=ROOT, env=env(redis=True), stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        self.procs.append(proc)
+        return proc
+
+    def __enter__(self):
+        self._start("daphne", [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(self.port),
+                               "config.asgi:application"])
+        self._start("celery", [str(VENV_BIN / "celery"), "-A", "config", "worker", "--beat",
+                               "--loglevel=warning", "--concurrency=2", "-n", f"bench-{self.port}@%h"])
+        self.wait_ready()
+        return self
+
+    def wait_ready(self, timeout=60):
+        import httpx
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for proc in self.procs:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"a server process ended early:\n{self.tail()}")
+            try:
+                if httpx.get(self.base + "/api/openapi.json", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"Daphne did not answer in {timeout} s:\n{self.tail()}")
+
+    def tail(self, lines=30) -> str:
+        out = []
+        for path in sorted(self.logs.glob("*.log")):
+            text = path.read_text(errors="replace").splitlines()[-lines:]
+            out.append(f"--- {path.name}\n" + "\n".join(text))
+        return "\n".join(out)
+
+    def errors(self) -> list[str]:
+        """Tracebacks and errors the servers logged (their log level is WARNING)."""
+        found = []
+        for path in sorted(self.logs.glob("*.log")):
+            for line in path.read_text(errors="replace").splitlines():
+                if "Traceback" in line or " ERROR" in line or "ERROR/" in line or "Exception" in line:
+                    found.append(f"{path.stem}: {line.strip()[:200]}")
+        return found
+
+    def __exit__(self, *exc):
+        import signal
+
+        for proc in self.procs:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        return False
+
+
+def setup_django() -> None:
+    """This process talks to the bench database directly, with jobs in process and no Redis:
+    the servers are the ones that use Redis."""
+    os.environ.pop("REDIS_URL", None)
+    os.environ.update(env(redis=False))
+    import django
+
+    django.setup()
+
+
+PASSWORD = "bench-tradewinds-pw"
+
+
+def make_users(prefix: str, count: int) -> list:
+    """Players with profiles, all with one password hashed once (hashing costs a third of a
+    second a time, by design)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    from accounts.models import Profile
+
+    User = get_user_model()
+    encoded = make_password(PASSWORD)
+    users = User.objects.bulk_create([User(username=f"{prefix}{i}", email=f"{prefix}{i}@example.com",
+                                           password=encoded) for i in range(count)])
+    users = list(User.objects.filter(username__in=[u.username for u in users]).order_by("id"))
+    Profile.objects.bulk_create([Profile(user=u, display_name=u.username.title()) for u in users])
+    return users
+
+
+def start_match(game: str, users: list, options: dict | None = None):
+    """A running match of these players, through the services as the site makes one."""
+    from games import services
+    from games.models import Match
+
+    match = services.match_create(creator=users[0], game=game, seats=len(users), options=options or {},
+                                  turn_seconds=14 * 24 * 3600)
+    for user in users[1:]:
+        services.match_join(match_id=match.pk, user=user)
+    return Match.objects.get(pk=match.pk)

@@ -1,0 +1,161 @@
+"""Figure 3: database queries per action and per match page, early in a match and 1,000 actions
+later. They must not grow with the log: a long match costs what a short one does.
+
+In this process, on the bench database: one four-player Fuldrigger match without a round limit
+is played by the engine's bot through games.services.action_apply; the chance cards the system
+draws are applied with services.system_action_apply (not counted as a player's action). At the
+first action and at the first action of the same type from action 1,000 on, it counts the
+queries of that action_apply, of the match page (django.test.Client, logged in as a player) and,
+for the whole request, of one HTMX action and one JSON API action."""
+from __future__ import annotations
+
+import importlib
+import json
+import random
+
+from bench.common import Figure, make_users, start_match
+
+# No round limit, and rich players: the match must outlast 1,000 actions (bankrupt players
+# leave; a match that still ends early is replayed with new dice, up to three times).
+GAME, OPTIONS, PLAYERS = "fuldrigger", {"rounds": 0, "isthmus": True, "start_cash": 1000}, 4
+FAR = 1000
+TARGET = 12
+
+
+def _counting():
+    """A CaptureQueriesContext on a cleared log: the log keeps only the last 9,000 queries, and
+    a full one would count every later capture as zero."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    connection.queries_log.clear()
+    return CaptureQueriesContext(connection)
+
+
+def _sql(ctx) -> list[str]:
+    return [q["sql"][:160] for q in ctx.captured_queries]
+
+
+def measure() -> list[Figure]:
+    from games import tasks
+
+    users = make_users("q", PLAYERS)
+    # Chance cards are applied here, one step at a time, not by the on_commit job.
+    real_queue = tasks.queue
+    tasks.queue = lambda task, *args: None
+    try:
+        for attempt in range(3):
+            try:
+                points, system_counts = _play(users, attempt)
+                break
+            except EndedEarly:
+                if attempt == 2:
+                    raise
+    finally:
+        tasks.queue = real_queue
+
+    near, far = points[1], points[FAR]
+    figures = []
+
+    def pair(name, key, what, target=True):
+        a, b = near[key], far[key]
+        ok = (a == b and b <= TARGET) if target else None
+        figures.append(Figure(
+            name, b, "queries", f"= at action 1, <= {TARGET}" if target else "", ok, baseline=a,
+            compared_with=f"{what} at action {near['action_number']} ({near['action']}, "
+                          f"{near['log_rows']} log rows)",
+            note=f"at action {far['action_number']} ({far['action']}, {far['log_rows']} log rows): {b}; "
+                 f"at action {near['action_number']}: {a}",
+            detail={"sql_near": near[key.replace("queries", "sql")], "sql_far": far[key.replace("queries", "sql")]}))
+
+    pair("queries_per_action", "action_queries", "services.action_apply")
+    pair("queries_match_page", "page_queries", "GET /matches/<id>/ as a player")
+    pair("queries_htmx_action", "htmx_queries", "POST /matches/<id>/action/ with HX-Request, whole request", False)
+    pair("queries_api_action", "api_queries", "POST /api/matches/<id>/actions, whole request", False)
+    if system_counts:
+        figures.append(Figure("queries_per_system_action", sorted(system_counts)[len(system_counts) // 2],
+                              "queries", note=f"median over {len(system_counts)} chance cards "
+                                              f"(services.system_action_apply), max {max(system_counts)}"))
+    return figures
+
+
+class EndedEarly(RuntimeError):
+    pass
+
+
+def _play(users, attempt):
+    from django.test import Client
+
+    from accounts.models import ApiToken
+    from games import services
+    from games.engines import get_engine
+    from games.models import Match
+
+    engine = get_engine(GAME)
+    bots = importlib.import_module(f"games.engines.{GAME}.bots")
+    match = start_match(GAME, users, OPTIONS)
+    by_seat = {seat.number: seat.user for seat in match.seats.all()}
+    keys = {seat: ApiToken.issue(user)[1] for seat, user in by_seat.items()}
+    clients = {}
+    for seat, user in by_seat.items():
+        clients[seat] = Client()
+        clients[seat].force_login(user)
+    rnd = random.Random(5 + attempt)
+    points: dict[int, dict] = {}
+    system_counts = []
+
+    def settle():
+        nonlocal match
+        match = Match.objects.get(pk=match.pk)
+        while match.needs_system:
+            with _counting() as ctx:
+                services.system_action_apply(match_id=match.pk)
+            system_counts.append(len(ctx))
+            match = Match.objects.get(pk=match.pk)
+
+    def next_move():
+        seat = rnd.choice(engine.to_act(match.state))
+        return seat, bots.random_action(match.state, seat, rnd)
+
+    settle()
+    done, first_type, checkpoints = 0, None, [1, FAR]
+    while checkpoints:
+        if match.status != Match.RUNNING:
+            raise EndedEarly(f"the match ended after {done} actions: {match.finish_reason}")
+        seat, action = next_move()
+        at_checkpoint = done + 1 >= checkpoints[0] and (first_type is None or action["type"] == first_type)
+        with _counting() as ctx:
+            services.action_apply(match_id=match.pk, user=by_seat[seat], action=action,
+                                  expected_version=match.version)
+        done += 1
+        first_type = first_type or action["type"]
+        settle()
+        if not at_checkpoint:
+            continue
+        point = {"action_number": done, "action": action["type"], "log_rows": match.log.count(),
+                 "action_queries": len(ctx), "action_sql": _sql(ctx)}
+        viewer = seat
+        with _counting() as ctx:
+            response = clients[viewer].get(f"/matches/{match.pk}/")
+        assert response.status_code == 200, response.status_code
+        point.update(page_queries=len(ctx), page_sql=_sql(ctx), page_status=response.status_code)
+        # One more action through the page (HTMX) and one through the API, whole requests.
+        seat, action = next_move()
+        with _counting() as ctx:
+            response = clients[seat].post(f"/matches/{match.pk}/action/",
+                                          {"action": json.dumps(action), "version": match.version},
+                                          HTTP_HX_REQUEST="true")
+        point.update(htmx_queries=len(ctx), htmx_status=response.status_code, htmx_sql=_sql(ctx))
+        done += 1
+        settle()
+        seat, action = next_move()
+        with _counting() as ctx:
+            response = Client().post(f"/api/matches/{match.pk}/actions",
+                                     {"action": action, "version": match.version},
+                                     content_type="application/json",
+                                     HTTP_AUTHORIZATION=f"Token {keys[seat]}")
+        point.update(api_queries=len(ctx), api_status=response.status_code, api_sql=_sql(ctx))
+        done += 1
+        settle()
+        points[checkpoints.pop(0)] = point
+    return points, system_counts
