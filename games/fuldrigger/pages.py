@@ -1,0 +1,510 @@
+"""What Fuldrigger's match page shows, worked out from what the viewer may see.
+
+Everything here reads `view` (the engine's view for this viewer, never the raw state), the
+viewer's legal actions and the names and colours of the seats; the templates only lay it out.
+Buttons are {"label", "action"}: the template posts the action as JSON (see adding-a-game.md).
+"""
+from __future__ import annotations
+
+import json
+
+from games.engines.fuldrigger import trade, war
+from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.cards import card
+from games.engines.fuldrigger.state import (
+    DUTY, FORTRESS_PRICE, MIN_CARRIED, OWNER_BONUS, PRICE_DROP, SHIP_PRICE, SHIP_RESALE,
+)
+from games.fuldrigger import world_map
+from games.fuldrigger.odds import attack_odds, percent
+from games.fuldrigger.routes import routes
+
+DICE_HAZARDS = ("storm", "ice", "calm", "reef", "pirates")
+CHART_W, CHART_H = 300, 110
+
+
+# ---- words ----------------------------------------------------------------------------------
+
+def place(node: str) -> str:
+    return WORLD.name(node) if node in WORLD.nodes else node
+
+
+def good_name(good: str | None) -> str:
+    if not good:
+        return ""
+    return WORLD.goods[good]["name"] if good in WORLD.goods else good
+
+
+def _js(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+class Seats:
+    """Names and colours by seat number, safe for seats the page does not know."""
+
+    def __init__(self, names, colours):
+        self.names, self.colours = list(names or []), list(colours or [])
+
+    def name(self, seat) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return f"Player {seat + 1}" if isinstance(seat, int) else "the bank"
+
+    def colour(self, seat) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.colours):
+            return self.colours[seat]
+        return "black"
+
+
+def hazards_on(path, known=()) -> list[str]:
+    """The hazards a path enters, in words: "storm (Cape of Good Hope)", "reef C, known"."""
+    out = []
+    for node in path:
+        hazard = WORLD.hazard(node)
+        if not hazard:
+            continue
+        area = WORLD.nodes[node].get("area") or node
+        if hazard == "reef":
+            letter = WORLD.reef_letter(node)
+            out.append(f"reef {letter} ({area}{', known: harmless' if letter in known else ''})")
+        else:
+            out.append(f"{world_map.HAZARD_NAMES[hazard].lower()} ({area})")
+    return out
+
+
+# ---- the whole live part ------------------------------------------------------------------
+
+def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=None, query=None) -> dict:
+    """Everything live.html shows. `query` is the page's GET parameters (a chosen ship: `sail`,
+    and a destination: `to`), absent when the live part is rendered for the socket."""
+    seats = Seats(names, colours)
+    query = query or {}
+    acts = Legal(legal)
+    ships_by_id = {ship["id"]: ship for ship in view["ships"].values()}
+    mine = sorted((s for s in ships_by_id.values() if s["owner"] == seat), key=lambda s: s["id"]) \
+        if seat is not None else []
+    movable = set(view.get("can_move", [])) if my_turn and seat == view["turn"]["seat"] else set()
+    movable &= {s["id"] for s in mine}
+    selected = _selected(view, seat, acts, movable, ships_by_id, query)
+    return {
+        "viewbox": world_map.chart()["viewbox"],
+        "pieces": pieces(view, seats, movable, selected),
+        "turn": turn(view, seats, acts),
+        "fleet": fleet(view, seat, acts, mine, movable),
+        "sail": selected,
+        "ports": ports(view, seat, acts, mine, seats),
+        "attacks": attacks(view, seat, acts, ships_by_id, seats, query),
+        "offers": offers(view, seat, acts, ships_by_id, seats, query),
+        "players": players(view, seats),
+        "chart": fortune_chart(view, seats),
+        "final": final(match, seats) if match is not None else [],
+        "other": acts.unhandled(),
+        "buy_ship": acts.first("buy_ship"),
+        "home": place(view["homes"][seat]) if seat is not None and seat < len(view["homes"]) else "",
+        "prices": {"ship": SHIP_PRICE, "resale": SHIP_RESALE, "fortress": FORTRESS_PRICE},
+    }
+
+
+class Legal:
+    """The viewer's legal actions, looked up by type and fields; remembers which were shown."""
+
+    HANDLED = {"move", "roll", "end_turn", "buy_cargo", "sell_cargo", "buy_ship", "sell_ship", "buy_fortress",
+               "fit_privateer", "lay_off_privateer", "isthmus_unload", "isthmus_load", "attack", "offer",
+               "accept_offer", "decline_offer", "withdraw_offer"}
+
+    def __init__(self, legal):
+        self.actions = list(legal or [])
+        self.by_type: dict[str, list[dict]] = {}
+        for action in self.actions:
+            self.by_type.setdefault(action.get("type"), []).append(action)
+
+    def of(self, kind: str) -> list[dict]:
+        return self.by_type.get(kind, [])
+
+    def first(self, kind: str, **fields) -> dict | None:
+        return next((a for a in self.of(kind) if all(a.get(k) == v for k, v in fields.items())), None)
+
+    def unhandled(self) -> list[dict]:
+        return [{"label": a["type"].replace("_", " ").capitalize(), "action": a}
+                for a in self.actions if a.get("type") not in self.HANDLED]
+
+
+# ---- the map's pieces -----------------------------------------------------------------------
+
+def _ship_title(ship: dict, seats: Seats) -> str:
+    bits = [f"{ship['name']} ({seats.name(ship['owner'])})"]
+    if ship["privateer"]:
+        bits.append("privateer")
+    cargo = ship["cargo"]
+    if cargo:
+        bits.append(f"{good_name(cargo['good']).lower()}, {cargo_text(cargo)['status']}")
+    if ship.get("calm"):
+        bits.append("becalmed")
+    return ", ".join(bits)
+
+
+def _n(value: float) -> str:
+    """A coordinate for SVG: one decimal at most, none when whole."""
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def pieces(view: dict, seats: Seats, movable: set, selected: dict | None) -> dict:
+    """Ships spread in a row above their square; fortresses beside their port."""
+    at: dict[str, list[dict]] = {}
+    for ship in sorted(view["ships"].values(), key=lambda s: (s["owner"], s["id"])):
+        at.setdefault(ship["node"], []).append(ship)
+    ships = []
+    chosen = selected["ship"] if selected else None
+    for node, here in at.items():
+        if node not in WORLD.nodes:
+            continue
+        x, y = world_map.position(node)
+        for index, ship in enumerate(here):
+            dx = (index - (len(here) - 1) / 2) * 5.5
+            ships.append({
+                "id": ship["id"], "x": _n(x + dx - 3.5), "y": _n(y - 9.5),
+                "colour": seats.colour(ship["owner"]),
+                "symbol": "privateer" if ship["privateer"] else "laden" if ship["cargo"] else "merchant",
+                "title": _ship_title(ship, seats), "movable": ship["id"] in movable,
+                "selected": ship["id"] == chosen,
+            })
+    forts = []
+    for port, owner in sorted(view["fortresses"].items()):
+        if port in WORLD.nodes:
+            x, y = world_map.position(port)
+            forts.append({"x": _n(x + 1.5), "y": _n(y + 0.5), "colour": seats.colour(owner),
+                          "title": f"Fortress in {place(port)} ({seats.name(owner)})"})
+    return {"ships": ships, "fortresses": forts}
+
+
+# ---- the turn and the chance cards -----------------------------------------------------------
+
+def turn(view: dict, seats: Seats, acts: Legal) -> dict:
+    now = view["turn"]
+    effects = []
+    for effect in view.get("effects", []):
+        data = card(effect["card"])
+        effects.append(f"{data['title']}: {data['text']}")
+    bounties = []
+    for card_id in view.get("bounties", []):
+        data = card(card_id)
+        bounties.append(f"{data['amount']} ducats to the first ship to reach {place(data['port'])}")
+    return {
+        "round": view["round"], "seat": now["seat"], "name": seats.name(now["seat"]),
+        "colour": seats.colour(now["seat"]), "phase": view["phase"], "faces": now.get("roll") or [],
+        "total": now.get("total"), "roll": acts.first("roll"), "end": acts.first("end_turn"),
+        "card": view.get("last_card"), "effects": effects, "bounties": bounties,
+        "deck_left": view.get("deck_left"), "ended": view.get("ended"),
+    }
+
+
+# ---- the viewer's fleet -----------------------------------------------------------------------
+
+def cargo_text(cargo: dict | None) -> dict | None:
+    """A cargo's good, price paid and the distance rule (F30): sellable, or how far to go."""
+    if not cargo:
+        return None
+    to_go = max(0, MIN_CARRIED - cargo["carried"])
+    return {"good": cargo["good"], "name": good_name(cargo["good"]), "paid": cargo["paid"],
+            "carried": cargo["carried"], "to_go": to_go,
+            "status": "sellable" if to_go == 0 else f"{to_go} square{'s' if to_go != 1 else ''} to go"}
+
+
+def fleet(view: dict, seat, acts: Legal, mine: list, movable: set) -> list[dict]:
+    still = set(view["turn"].get("still", [])) if seat == view["turn"]["seat"] else set()
+    rows = []
+    for ship in mine:
+        number = ship["id"]
+        buttons = []
+        for kind, label in (("fit_privateer", "Fit out as a privateer"),
+                            ("lay_off_privateer", "Lay off: trade again"),
+                            ("sell_ship", f"Sell to the bank ({SHIP_RESALE})")):
+            action = acts.first(kind, ship=number)
+            if action:
+                buttons.append({"label": label, "action": action})
+        rows.append({"id": number, "name": ship["name"], "place": place(ship["node"]),
+                     "in_port": ship["node"] in WORLD.nodes and WORLD.is_port(ship["node"]),
+                     "cargo": cargo_text(ship["cargo"]), "privateer": ship["privateer"],
+                     "becalmed": number in still or ship.get("calm"), "movable": number in movable,
+                     "buttons": buttons})
+    return rows
+
+
+def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -> dict | None:
+    """The ship the viewer chose to sail (?sail=N): where it can go with this roll, each place
+    with the engine's path and the hazards on it; with ?to=square, the routes there."""
+    try:
+        number = int(query.get("sail", ""))
+    except (TypeError, ValueError):
+        return None
+    if number not in movable:
+        return None
+    ship = ships_by_id[number]
+    known = view["known_reefs"][seat] if seat is not None else []
+    moves = [a for a in acts.of("move") if a.get("ship") == number]
+    destinations = []
+    for action in moves:
+        path = action["path"]
+        dest = path[-1]
+        x, y = world_map.position(dest)
+        danger = hazards_on(path, known)
+        destinations.append({
+            "id": dest, "name": place(dest), "port": WORLD.is_port(dest), "steps": len(path),
+            "hazards": danger, "path": _js(path), "x": x, "y": y,
+            "label": f"{place(dest)} — {len(path)} sq" + (f"; {', '.join(danger)}" if danger else ""),
+        })
+    destinations.sort(key=lambda d: (not d["port"], d["name"], d["steps"]))
+    chosen = None
+    to = query.get("to")
+    by_id = {a["path"][-1]: a["path"] for a in moves}
+    if to in by_id:
+        options = []
+        for index, path in enumerate(routes(ship["node"], to, view["turn"]["total"], first=by_id[to])):
+            danger = hazards_on(path, known)
+            via = [place(n) for n in path[:-1] if WORLD.hazard(n) or WORLD.is_port(n)]
+            options.append({"index": index, "path": _js(path), "steps": len(path), "hazards": danger,
+                            "d": "".join(world_map.polyline([ship["node"], *path])),
+                            "label": f"{len(path)} squares" + (f"; {', '.join(danger)}" if danger
+                                                               else "; no hazards")})
+        chosen = {"id": to, "name": place(to), "routes": options}
+    return {"ship": number, "name": ship["name"], "from": place(ship["node"]), "node": ship["node"],
+            "total": view["turn"]["total"], "destinations": destinations, "to": chosen,
+            "action": {"type": "move", "ship": number}}
+
+
+# ---- ports: prices, trade, fortresses, the isthmus ------------------------------------------
+
+def sale_terms(view: dict, seat: int, port: str, good: str) -> dict | None:
+    """What one load of `good` fetches in `port` for `seat` now, and why (F25, F31, cards)."""
+    entry = WORLD.prices.get(port, {}).get(good)
+    if entry is None or entry["sell"] is None:
+        return None
+    notes = []
+    price = entry["sell"]
+    for effect in view.get("effects", []):
+        if effect["kind"] == "price" and effect.get("port") in (None, port) and effect.get("good") in (None, good):
+            price += effect["amount"]
+            notes.append(f"{effect['amount']:+d} {card(effect['card'])['title'].lower()}")
+    if view["turn"]["seat"] == seat:
+        sold = view["turn"]["sold"].get(port, {}).get(good, 0)
+        if sold:
+            price -= PRICE_DROP * sold
+            notes.append(f"−{PRICE_DROP * sold} falling price, {sold} sold this turn (F31)")
+    if view["fortresses"].get(port) == seat:
+        price += OWNER_BONUS
+        notes.append(f"+{OWNER_BONUS} your fortress (F25)")
+    return {"list": entry["sell"], "price": max(0, price), "notes": notes}
+
+
+def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]:
+    if seat is None:
+        return []
+    here: dict[str, list[dict]] = {}
+    for ship in mine:
+        if ship["node"] in WORLD.nodes and WORLD.is_port(ship["node"]):
+            here.setdefault(ship["node"], []).append(ship)
+    out = []
+    for port in sorted(here, key=place):
+        ships = here[port]
+        duty_to = trade.duty_owner(view, seat, port)
+        duty = DUTY if duty_to is not None else 0
+        rows = []
+        for good, entry in sorted(WORLD.prices.get(port, {}).items(), key=lambda g: good_name(g[0])):
+            row = {"good": good, "name": good_name(good), "mark": entry.get("mark", ""),
+                   "buy": entry["buy"], "cost": None if entry["buy"] is None else entry["buy"] + duty,
+                   "tokens": view["tokens"].get(good, 0), "sale": sale_terms(view, seat, port, good),
+                   "buttons": [], "cargo": []}
+            for ship in ships:
+                action = acts.first("buy_cargo", ship=ship["id"], good=good)
+                if action:
+                    label = "Buy" if len(ships) == 1 else f"Buy for the {ship['name']}"
+                    row["buttons"].append({"label": label, "action": action})
+                cargo = ship["cargo"]
+                if cargo and cargo["good"] == good:
+                    info = cargo_text(cargo)
+                    row["cargo"].append(f"{ship['name']}: {info['status']}")
+                    action = acts.first("sell_cargo", ship=ship["id"])
+                    if action and row["sale"]:
+                        net = row["sale"]["price"] - duty
+                        row["buttons"].append({"label": f"Sell the {ship['name']}'s for {net}", "action": action})
+            rows.append(row)
+        fortress = view["fortresses"].get(port)
+        out.append({
+            "id": port, "name": place(port), "rows": rows, "duty": duty,
+            "duty_to": seats.name(duty_to) if duty_to is not None else "",
+            "fortress": seats.name(fortress) if fortress is not None else "",
+            "own_fortress": fortress == seat, "embargo": trade.embargoed(view, port),
+            "ships": ", ".join(s["name"] for s in ships),
+            "build": acts.first("buy_fortress", port=port),
+            "isthmus": _isthmus(view, seat, acts, port, ships, seats),
+        })
+    return out
+
+
+def _isthmus(view, seat, acts: Legal, port: str, ships: list, seats: Seats) -> dict | None:
+    partner = WORLD.isthmus_partner(port)
+    if partner is None or not view["options"].get("isthmus"):
+        return None
+    toll, collectors = trade.toll_terms(view, seat, port)
+    buttons = []
+    for ship in ships:
+        action = acts.first("isthmus_unload", ship=ship["id"])
+        if action:
+            buttons.append({"label": f"Send the {ship['name']}'s {good_name(ship['cargo']['good']).lower()} "
+                                     f"overland to {place(partner)}", "action": action})
+    waiting = []
+    for entry in view.get("crossing", []):
+        if entry["owner"] == seat and entry["at"] == port:
+            loads = [{"label": f"Load on the {s['name']}", "action": a} for s in ships
+                     if (a := acts.first("isthmus_load", ship=s["id"], cargo=entry["id"]))]
+            waiting.append({"name": good_name(entry["good"]), "paid": entry["paid"],
+                            "status": cargo_text(entry)["status"], "buttons": loads})
+    return {"partner": place(partner), "toll": toll,
+            "toll_to": ", ".join(seats.name(c) for c in collectors) or "the bank",
+            "buttons": buttons, "waiting": waiting}
+
+
+# ---- trade war ----------------------------------------------------------------------------------
+
+def attacks(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, query=None) -> dict:
+    """Each square the viewer's privateers can attack (F36), and for the one chosen
+    (?attack=square&defender=seat) who may join, the prize (F38) and the odds (F37)."""
+    query = query or {}
+    targets, chosen = [], None
+    seen = set()
+    for action in acts.of("attack"):
+        key = (action["target"], action["defender"])
+        if key in seen:
+            continue
+        seen.add(key)
+        target, defender = key
+        defending, fortress = war.defence(view, target, defender)
+        needed = len(defending) + (1 if fortress else 0)
+        joining = [ships_by_id[n] for n in action["ships"] if n in ships_by_id]
+        what = [f"the {s['name']}" for s in defending] + (["the fortress"] if fortress else [])
+        entry = {"target": target, "place": place(target), "defender": seats.name(defender),
+                 "seat": defender, "colour": seats.colour(defender), "needed": needed,
+                 "what": ", ".join(what), "can_join": len(joining)}
+        targets.append(entry)
+        if query.get("attack") == target and str(query.get("defender", "")) == str(defender):
+            prizes = []
+            if fortress and defending:
+                prizes = [{"value": "fortress", "label": f"the fortress in {place(target)}"}] + [
+                    {"value": s["id"], "label": f"the {s['name']}"
+                     + (f" ({good_name(s['cargo']['good']).lower()})" if s["cargo"] else "")} for s in defending]
+            odds = []
+            for count in range(max(1, needed), len(joining) + 1):
+                chance = attack_odds(count)
+                odds.append({"ships": count, "captured": percent(chance["captured"]),
+                             "draw": percent(chance["draw"]), "lost": percent(chance["lost"])})
+            chosen = {**entry, "prizes": prizes, "odds": odds,
+                      "joining": [{"id": s["id"], "name": s["name"], "there": s["node"] == target} for s in joining],
+                      "action": {"type": "attack", "target": target, "defender": defender}}
+    return {"targets": targets, "chosen": chosen}
+
+
+# ---- offers -------------------------------------------------------------------------------------
+
+def offer_side(part: dict, ships_by_id: dict) -> str:
+    bits = []
+    if part.get("ducats"):
+        bits.append(f"{part['ducats']} ducats")
+    for number in part.get("ships", []):
+        ship = ships_by_id.get(number)
+        bits.append(f"the {ship['name']}" if ship else f"ship #{number}")
+    for port in part.get("fortresses", []):
+        bits.append(f"the fortress in {place(port)}")
+    return ", ".join(bits) or "nothing"
+
+
+def offers(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, query=None) -> dict:
+    """The viewer's open offers (the view holds only those he is party to), whether he may make
+    one now, and the form for it when asked for (?offer=1)."""
+    if seat is None:
+        return {"incoming": [], "outgoing": [], "form": None, "can_offer": False}
+    incoming, outgoing = [], []
+    for offer in view.get("offers", []):
+        give, take = offer_side(offer["give"], ships_by_id), offer_side(offer["take"], ships_by_id)
+        if offer["to"] == seat:
+            buttons = [{"label": label, "action": action} for label, action in (
+                ("Accept", acts.first("accept_offer", offer=offer["id"])),
+                ("Decline", acts.first("decline_offer", offer=offer["id"]))) if action]
+            incoming.append({"id": offer["id"], "who": seats.name(offer["from"]),
+                             "colour": seats.colour(offer["from"]), "give": give, "take": take,
+                             "round": offer["round"], "buttons": buttons,
+                             "blocked": not acts.first("accept_offer", offer=offer["id"])})
+        elif offer["from"] == seat:
+            action = acts.first("withdraw_offer", offer=offer["id"])
+            outgoing.append({"id": offer["id"], "who": seats.name(offer["to"]), "colour": seats.colour(offer["to"]),
+                             "give": give, "take": take, "round": offer["round"],
+                             "buttons": [{"label": "Withdraw", "action": action}] if action else []})
+    form = None
+    others = [s for s in range(view["players"]) if s != seat and not view["out"][s]]
+    can_offer = bool(others and view["phase"] == "play" and view["turn"]["seat"] == seat
+                     and (acts.first("end_turn") or acts.first("roll")))
+    if can_offer and (query or {}).get("offer"):
+        theirs = sorted((s for s in ships_by_id.values() if s["owner"] in others), key=lambda s: (s["owner"], s["id"]))
+        form = {
+            "to": [{"seat": s, "name": seats.name(s)} for s in others],
+            "my_ships": [{"id": s["id"], "name": s["name"]} for s in ships_by_id.values() if s["owner"] == seat],
+            "my_forts": [{"port": p, "name": place(p)} for p, o in sorted(view["fortresses"].items()) if o == seat],
+            "their_ships": [{"id": s["id"], "name": f"{s['name']} ({seats.name(s['owner'])})"} for s in theirs],
+            "their_forts": [{"port": p, "name": f"{place(p)} ({seats.name(o)})"}
+                            for p, o in sorted(view["fortresses"].items()) if o in others],
+            "action": {"type": "offer"},
+        }
+    return {"incoming": incoming, "outgoing": outgoing, "form": form, "can_offer": can_offer}
+
+
+# ---- players, fortunes, the end -------------------------------------------------------------
+
+def players(view: dict, seats: Seats) -> list[dict]:
+    out = []
+    fortunes = view.get("fortunes") or [0] * view["players"]
+    for seat in range(view["players"]):
+        ships = sorted((s for s in view["ships"].values() if s["owner"] == seat), key=lambda s: s["id"])
+        out.append({
+            "seat": seat, "name": seats.name(seat), "colour": seats.colour(seat), "cash": view["cash"][seat],
+            "fortune": fortunes[seat], "out": view["out"][seat], "skip": view["skip"][seat],
+            "home": place(view["homes"][seat]), "to_play": view["turn"]["seat"] == seat and view["phase"] == "play",
+            "ships": [{"name": s["name"], "place": place(s["node"]), "privateer": s["privateer"],
+                       "cargo": cargo_text(s["cargo"])} for s in ships],
+            "fortresses": [place(p) for p, o in sorted(view["fortresses"].items()) if o == seat],
+            "reefs": ", ".join(view["known_reefs"][seat]),
+            "crossing": [f"{good_name(c['good'])} at {place(c['at'])}" for c in view.get("crossing", [])
+                         if c["owner"] == seat],
+        })
+    return out
+
+
+def fortune_chart(view: dict, seats: Seats) -> dict | None:
+    """Every player's fortune at the end of each round so far, and now: one polyline each."""
+    rows = [list(r) for r in view.get("history", [])]
+    if view["phase"] != "over":
+        rows.append(list(view.get("fortunes") or []))
+    rows = [r for r in rows if len(r) == view["players"]]
+    if len(rows) < 2:
+        return None
+    top = max(max(r) for r in rows) or 1
+    step = CHART_W / (len(rows) - 1)
+    lines = []
+    for seat in range(view["players"]):
+        points = " ".join(f"{round(i * step)},{round(CHART_H - r[seat] / top * CHART_H)}"
+                          for i, r in enumerate(rows))
+        lines.append({"seat": seat, "name": seats.name(seat), "colour": seats.colour(seat), "points": points,
+                      "last": rows[-1][seat]})
+    return {"lines": lines, "top": top, "rounds": len(view.get("history", [])), "w": CHART_W, "h": CHART_H}
+
+
+def final(match, seats: Seats) -> list[dict]:
+    """The final ranking with each fortune broken down (F2)."""
+    if not getattr(match, "is_over", False) or not match.standings:
+        return []
+    rows = []
+    for row in match.standings:
+        detail = row.get("detail") or {}
+        rows.append({"rank": row["rank"], "name": seats.name(row["seat"]), "colour": seats.colour(row["seat"]),
+                     "cash": detail.get("cash", 0), "ships": detail.get("ships", 0),
+                     "ships_value": detail.get("ships", 0) * SHIP_PRICE, "fortresses": detail.get("fortresses", 0),
+                     "fortresses_value": detail.get("fortresses", 0) * FORTRESS_PRICE,
+                     "cargo": detail.get("cargo", 0), "score": row["score"]})
+    return rows

@@ -1,0 +1,255 @@
+// Fuldrigger's map: zoom and pan (mouse, touch, keyboard, buttons), ships and squares chosen on
+// the map, and the chosen route drawn. The live part (with the pieces' <svg>) is replaced after
+// every change, so the zoom is kept here and in sessionStorage, and applied again on each load.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  root.classList.add("fd-js");
+  var map = null;        // #fd-map, rendered once with the page
+  var size = null;       // the whole chart: [width, height] in SVG units
+  var view = null;       // {cx, cy, zoom}: the centre in SVG units and the zoom (1 = whole world)
+  var positions = null;  // node id -> [x, y]
+  var storeKey = "fd-view:" + location.pathname;
+
+  function scale() {     // SVG units per CSS pixel at the current zoom
+    var w = map.clientWidth || 1, h = map.clientHeight || 1;
+    return Math.max(size[0] / w, size[1] / h) / view.zoom;
+  }
+
+  function clampView() {
+    view.zoom = Math.min(16, Math.max(1, view.zoom));
+    var s = scale(), w = map.clientWidth * s, h = map.clientHeight * s;
+    view.cx = w >= size[0] ? size[0] / 2 : Math.min(size[0] - w / 2, Math.max(w / 2, view.cx));
+    view.cy = h >= size[1] ? size[1] / 2 : Math.min(size[1] - h / 2, Math.max(h / 2, view.cy));
+  }
+
+  function apply() {
+    if (!map) return;
+    clampView();
+    var s = scale(), w = map.clientWidth * s, h = map.clientHeight * s;
+    var box = [view.cx - w / 2, view.cy - h / 2, w, h].map(function (n) { return n.toFixed(1); }).join(" ");
+    document.querySelectorAll("#fd-sea, #fd-pieces").forEach(function (svg) { svg.setAttribute("viewBox", box); });
+    try { sessionStorage.setItem(storeKey, JSON.stringify(view)); } catch (e) { /* private mode */ }
+  }
+
+  function reset() { view = {cx: size[0] / 2, cy: size[1] / 2, zoom: 1}; apply(); }
+
+  // Zoom by `factor` keeping the point under (px, py) — pixels within the map — in place.
+  function zoomAt(factor, px, py) {
+    if (px === undefined) { px = map.clientWidth / 2; py = map.clientHeight / 2; }
+    var s = scale();
+    var wx = view.cx + (px - map.clientWidth / 2) * s, wy = view.cy + (py - map.clientHeight / 2) * s;
+    view.zoom *= factor;
+    clampView();
+    var t = scale();
+    view.cx = wx - (px - map.clientWidth / 2) * t;
+    view.cy = wy - (py - map.clientHeight / 2) * t;
+    apply();
+  }
+
+  function panBy(dx, dy) {  // in pixels
+    var s = scale();
+    view.cx -= dx * s; view.cy -= dy * s;
+    apply();
+  }
+
+  function local(evt) {
+    var r = map.getBoundingClientRect();
+    return [evt.clientX - r.left, evt.clientY - r.top];
+  }
+
+  // ---- pointers: one drags, two pinch -------------------------------------------------------
+  var pointers = new Map(), last = null;
+
+  function spread() {
+    var p = Array.from(pointers.values());
+    return p.length < 2 ? null : {d: Math.hypot(p[0][0] - p[1][0], p[0][1] - p[1][1]),
+                                   m: [(p[0][0] + p[1][0]) / 2, (p[0][1] + p[1][1]) / 2]};
+  }
+
+  function onDown(evt) {
+    if (evt.target.closest(".fd-tools") || (evt.pointerType === "mouse" && evt.button !== 0)) return;
+    pointers.set(evt.pointerId, local(evt));
+    last = pointers.size === 1 ? local(evt) : spread();
+    map.classList.add("fd-dragging");
+    try { evt.target.setPointerCapture(evt.pointerId); } catch (e) { /* not capturable */ }
+  }
+
+  function onMove(evt) {
+    if (!pointers.has(evt.pointerId)) return;
+    var here = local(evt);
+    pointers.set(evt.pointerId, here);
+    if (pointers.size === 1 && last && last.length === 2) {
+      panBy(here[0] - last[0], here[1] - last[1]);
+      last = here;
+    } else if (pointers.size === 2) {
+      var now = spread();
+      if (last && last.d) {
+        panBy(now.m[0] - last.m[0], now.m[1] - last.m[1]);
+        zoomAt(now.d / last.d, now.m[0], now.m[1]);
+      }
+      last = now;
+    }
+    evt.preventDefault();
+  }
+
+  function onUp(evt) {
+    pointers.delete(evt.pointerId);
+    last = pointers.size === 1 ? Array.from(pointers.values())[0] : spread();
+    if (!pointers.size) map.classList.remove("fd-dragging");
+  }
+
+  function onWheel(evt) {
+    evt.preventDefault();
+    var p = local(evt);
+    zoomAt(Math.pow(1.0015, -evt.deltaY * (evt.deltaMode === 1 ? 30 : 1)), p[0], p[1]);
+  }
+
+  function onKey(evt) {
+    if (evt.target !== map) return;
+    var step = 60, keys = {ArrowLeft: [step, 0], ArrowRight: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step]};
+    if (keys[evt.key]) panBy(keys[evt.key][0], keys[evt.key][1]);
+    else if (evt.key === "+" || evt.key === "=") zoomAt(1.5);
+    else if (evt.key === "-" || evt.key === "_") zoomAt(1 / 1.5);
+    else if (evt.key === "0") reset();
+    else return;
+    evt.preventDefault();
+  }
+
+  function setUpMap() {
+    map = document.getElementById("fd-map");
+    if (!map || map.dataset.ready) return;
+    map.dataset.ready = "1";
+    map.classList.add("fd-js");
+    var box = (map.dataset.viewbox || "0 0 1 1").split(/\s+/).map(Number);
+    size = [box[2], box[3]];
+    try { positions = JSON.parse(document.getElementById("fd-positions").textContent); } catch (e) { positions = {}; }
+    try { view = JSON.parse(sessionStorage.getItem(storeKey)); } catch (e) { view = null; }
+    if (!view || !isFinite(view.cx) || !isFinite(view.zoom)) {
+      view = {cx: size[0] / 2, cy: size[1] / 2, zoom: 1};
+      // On a phone the whole world is too small to play on: start near the home ports.
+      var home = (map.dataset.home || "").split(/\s+/).map(Number);
+      if (map.clientWidth < 600 && home.length === 2 && isFinite(home[0])) view = {cx: home[0], cy: home[1], zoom: 3};
+      var legend = document.querySelector(".fd-legend");
+      if (legend && window.innerWidth < 600) legend.open = false;
+    }
+    var sea = document.getElementById("fd-sea");
+    sea.addEventListener("pointerdown", onDown);
+    sea.addEventListener("pointermove", onMove);
+    sea.addEventListener("pointerup", onUp);
+    sea.addEventListener("pointercancel", onUp);
+    map.addEventListener("wheel", onWheel, {passive: false});
+    map.addEventListener("keydown", onKey);
+    map.querySelectorAll("[data-zoom]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var how = button.getAttribute("data-zoom");
+        if (how === "in") zoomAt(1.5); else if (how === "out") zoomAt(1 / 1.5); else reset();
+      });
+    });
+    window.addEventListener("resize", apply);
+    apply();
+  }
+
+  // ---- choosing a ship, a square and a route -----------------------------------------------
+  function pathData(nodes) {
+    var d = "", prev = null;
+    nodes.forEach(function (id) {
+      var p = positions[id];
+      if (!p) return;
+      d += (prev === null || Math.abs(p[0] - prev) > size[0] / 2 ? "M" : "L") + p[0] + " " + p[1];
+      prev = p[0];
+    });
+    return d;
+  }
+
+  function sailForm() { return document.querySelector(".fd-sail form"); }
+
+  function preview(path) {
+    var line = document.getElementById("fd-preview"), form = sailForm();
+    if (!line || !form) return;
+    line.setAttribute("d", path && path.length ? pathData([form.getAttribute("data-from")].concat(path)) : "");
+    var dest = path && path.length ? path[path.length - 1] : null;
+    document.querySelectorAll(".fd-reach a").forEach(function (a) {
+      var circle = a.querySelector("circle");
+      if (circle) circle.classList.toggle("fd-on", a.getAttribute("data-to") === dest);
+    });
+  }
+
+  function chosenPath(select) {
+    try { return JSON.parse(select.value || "[]"); } catch (e) { return []; }
+  }
+
+  function showChoice() {
+    var select = document.getElementById("fd-dest");
+    if (!select) return;
+    preview(chosenPath(select));
+    var note = document.getElementById("fd-dest-hazards"), option = select.options[select.selectedIndex];
+    if (note) note.textContent = option && option.value ? "Path: " + option.textContent : "";
+  }
+
+  function showRoute() {
+    var checked = document.querySelector(".fd-sail input[name='a.path']:checked");
+    var index = checked ? checked.getAttribute("data-route") : null;
+    document.querySelectorAll(".fd-route").forEach(function (path) {
+      path.classList.toggle("fd-on", path.getAttribute("data-route") === index);
+    });
+  }
+
+  function get(url) {
+    if (window.htmx) window.htmx.ajax("GET", url, {target: "#match-live", swap: "outerHTML"});
+    else location.href = url;
+  }
+
+  document.addEventListener("click", function (evt) {
+    var link = evt.target.closest && evt.target.closest("#fd-pieces a");
+    if (link) {
+      evt.preventDefault();
+      var to = link.getAttribute("data-to"), select = document.getElementById("fd-dest");
+      if (to && select) {
+        var option = select.querySelector("option[data-to='" + to + "']");
+        if (option) { select.value = option.value; showChoice(); return; }
+      }
+      get(link.getAttribute("href"));
+      return;
+    }
+    var routes = evt.target.closest && evt.target.closest("[data-routes]");
+    if (routes) {
+      var dest = document.getElementById("fd-dest"), opt = dest && dest.options[dest.selectedIndex];
+      var id = opt && opt.getAttribute("data-to");
+      if (!id) {
+        var note = document.getElementById("fd-dest-hazards");
+        if (note) note.textContent = "Choose a destination first.";
+        return;
+      }
+      get(routes.getAttribute("data-routes") + encodeURIComponent(id));
+    }
+  });
+
+  document.addEventListener("pointerover", function (evt) {
+    var link = evt.target.closest && evt.target.closest(".fd-reach a");
+    var select = document.getElementById("fd-dest");
+    if (!link || !select) return;
+    var option = select.querySelector("option[data-to='" + link.getAttribute("data-to") + "']");
+    if (option) { try { preview(JSON.parse(option.value)); } catch (e) { /* ignore */ } }
+  });
+
+  document.addEventListener("pointerout", function (evt) {
+    if (evt.target.closest && evt.target.closest(".fd-reach a")) showChoice();
+  });
+
+  document.addEventListener("change", function (evt) {
+    if (evt.target.id === "fd-dest") showChoice();
+    if (evt.target.name === "a.path" && evt.target.type === "radio") showRoute();
+  });
+
+  function onLoad() {
+    setUpMap();
+    if (map) apply();         // the new pieces' <svg> takes the kept zoom
+    showChoice();
+    showRoute();
+  }
+
+  if (window.htmx) window.htmx.onLoad(onLoad);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", onLoad);
+  else onLoad();
+})();
