@@ -27,7 +27,8 @@ def test_forms_without_a_csrf_token_are_refused(race_match, player):
 
 
 def test_check_deploy_is_clean_with_production_settings():
-    env = {**os.environ, "SECURE": "1", "DEBUG": "0", "SECRET_KEY": "x" * 20 + "production-secret-key-0123456789-abcdefghij",
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {**env, "SECURE": "1", "DEBUG": "0", "SECRET_KEY": "x" * 20 + "production-secret-key-0123456789-abcdefghij",
            "ALLOWED_HOSTS": "tradewinds.example"}
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                             cwd=ROOT, env=env, capture_output=True, text=True)

@@ -7,15 +7,12 @@ from functools import partial
 import pytest
 from daphne.testing import DaphneProcess
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-from django.db.backends.base.creation import TEST_DATABASE_PREFIX
+from django.db import connections
 
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 SWEEP_SECONDS = 1.0
 
-# Playwright's sync API keeps an event loop in this thread; Django's ORM calls from the test
-# body are still plain synchronous calls, so let them through.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def _application():
@@ -25,13 +22,10 @@ def _application():
 
 
 def _server_setup():
-    """In the server process: use the test database and run the deadline sweep quickly."""
+    """In the server process (a fork, which already points at the test database): run the
+    deadline sweep quickly, as `manage.py serve` does without Redis."""
     from django.conf import settings
-    from django.db import connections
 
-    db = settings.DATABASES["default"]
-    db["NAME"] = db.get("TEST", {}).get("NAME") or TEST_DATABASE_PREFIX + db["NAME"]
-    connections.close_all()
     from games.jobs import start_sweeper
 
     settings.SWEEP_SECONDS = SWEEP_SECONDS
@@ -39,8 +33,13 @@ def _server_setup():
 
 
 @pytest.fixture
-def live_site(transactional_db, settings):
+def live_site(transactional_db, settings, monkeypatch):
+    # Playwright's sync API keeps an event loop in this thread; Django's ORM calls from the test
+    # body are still plain synchronous calls, so let them through (for these tests only).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+    # The server is a fork: it must not inherit (and later close) this process's connection.
+    connections.close_all()
     process = DaphneProcess("127.0.0.1", partial(_application), setup=_server_setup)
     process.start()
     if not process.ready.wait(timeout=30):
