@@ -370,6 +370,10 @@ def _finish(match: Match, engine, reason: str, now) -> None:
     _append(match, seat=None, kind=ActionLog.RECORD, actor=None,
             action={"type": "match_finished", "reason": reason},
             events=[{"type": "match_finished", "reason": reason}])
+    from games import tasks
+
+    match_id = match.pk
+    transaction.on_commit(lambda: tasks.queue(tasks.after_match_finished, match_id))
 
 
 def match_finish(*, match_id, reason: str, actor=None) -> Match:

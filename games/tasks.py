@@ -34,6 +34,16 @@ def apply_deadline(match_id):
     return services.deadline_apply(match_id=match_id)
 
 
+@shared_task(acks_late=True)
+def after_match_finished(match_id):
+    """What follows the end of a match beyond the game itself (ratings, notifications): each
+    listener is idempotent, keyed on the match."""
+    from django.utils.module_loading import import_string
+
+    for path in settings.MATCH_FINISHED_LISTENERS:
+        import_string(path)(match_id=match_id)
+
+
 def due_match_ids(now=None, limit=SWEEP_BATCH) -> tuple[list, list]:
     """Matches whose deadline passed and those waiting for a system action, through the partial
     indexes on running matches, so the cost follows the number due, not the number stored."""
