@@ -137,6 +137,9 @@ CELERY_TIMEZONE = "UTC"
 
 # Called (by dotted path, with match_id=) after a match has finished, from a background job.
 MATCH_FINISHED_LISTENERS: list[str] = []
+# Called (by dotted path, with match_id=, first_seq=, last_seq=, turn_passed_to=) after every
+# committed change of a running match, from a background job.
+MATCH_CHANGED_LISTENERS: list[str] = []
 
 # Consecutive turn timeouts after which a seat is marked absent and played by timeouts.
 ABSENT_AFTER_TIMEOUTS = int(env("ABSENT_AFTER_TIMEOUTS", "3"))

@@ -101,7 +101,9 @@ def matches(request, body):
             turn_seconds=int(body.get("turn_seconds", 24 * 3600)),
             time_bank_seconds=int(body.get("time_bank_seconds", 0)), game_deadline=deadline,
             round_limit=body.get("round_limit"), is_public=bool(body.get("public", True)),
-            title=str(body.get("title", "")),
+            title=str(body.get("title", "")), rated=bool(body.get("rated", True)),
+            allow_vacation=bool(body.get("allow_vacation", True)),
+            bots_cover_absence=bool(body.get("bots_cover_absence", False)),
         )
     except (TypeError, ValueError):
         raise BadRequest("Numbers must be whole numbers.") from None

@@ -25,6 +25,9 @@ class MatchForm(forms.Form):
                                         help_text="Optional: the agreed end; the best placed player wins.")
     round_limit = forms.IntegerField(min_value=1, max_value=1000, required=False, label="Round limit")
     is_public = forms.BooleanField(required=False, initial=True, label="Public (listed in the lobby)")
+    rated = forms.BooleanField(required=False, initial=True, label="Rated (counts for the leaderboards)")
+    allow_vacation = forms.BooleanField(required=False, initial=True, label="Vacations pause deadlines")
+    bots_cover_absence = forms.BooleanField(required=False, initial=False, label="A bot plays for absent players")
 
     def clean_game_deadline(self):
         deadline = self.cleaned_data.get("game_deadline")

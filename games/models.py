@@ -20,6 +20,9 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=OPEN, db_index=True)
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches")
     is_public = models.BooleanField(default=True)
+    rated = models.BooleanField(default=True, help_text="Counts for ratings and leaderboards.")
+    allow_vacation = models.BooleanField(default=True, help_text="A player on vacation pauses their deadlines here.")
+    bots_cover_absence = models.BooleanField(default=False, help_text="A bot plays an absent player's turns.")
     invite_code = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
 
     turn_seconds = models.PositiveIntegerField(default=24 * 3600)

@@ -49,6 +49,8 @@ SCHEMA = {
                     "turn_seconds": {"type": "integer"}, "time_bank_seconds": {"type": "integer"},
                     "game_deadline": {"type": "string", "format": "date-time"},
                     "round_limit": {"type": "integer"}, "public": {"type": "boolean"}, "title": {"type": "string"},
+                    "rated": {"type": "boolean"}, "allow_vacation": {"type": "boolean"},
+                    "bots_cover_absence": {"type": "boolean"},
                 },
             },
             "Actions": {"type": "object", "required": ["version", "my_turn", "actions"],

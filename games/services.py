@@ -33,9 +33,11 @@ def _engine(game: str):
 
 def _locked(match_id) -> Match:
     try:
-        return Match.objects.select_for_update().get(pk=match_id)
+        match = Match.objects.select_for_update().get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise NotFound("No such match.") from None
+    match.seq_at_lock, match.turn_passed_to = match.version, None
+    return match
 
 
 def _announce(match: Match) -> None:
@@ -54,13 +56,18 @@ def _after_commit(match: Match) -> None:
     match_id, needs_system = match.pk, match.needs_system
     if needs_system:
         transaction.on_commit(lambda: tasks.queue(tasks.apply_system_action, match_id))
+    first, last = getattr(match, "seq_at_lock", 0) + 1, match.version
+    owner = getattr(match, "turn_passed_to", None)
+    if settings.MATCH_CHANGED_LISTENERS and (last >= first or owner is not None):
+        transaction.on_commit(lambda: tasks.queue(tasks.after_match_changed, match_id, first, last, owner))
 
 
 # --- Creating and filling a match --------------------------------------------------------
 
 def match_create(*, creator, game: str, seats: int, options: dict | None = None,
                  turn_seconds: int = 24 * 3600, time_bank_seconds: int = 0, game_deadline=None,
-                 round_limit: int | None = None, is_public: bool = True, title: str = "") -> Match:
+                 round_limit: int | None = None, is_public: bool = True, title: str = "",
+                 rated: bool = True, allow_vacation: bool = True, bots_cover_absence: bool = False) -> Match:
     engine = _engine(game)
     try:
         seats = int(seats)
@@ -83,7 +90,8 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
             game=game, rules_version=str(getattr(engine, "version", "1")), title=title[:80],
             options=cleaned, seats_count=seats, creator=creator, is_public=is_public,
             turn_seconds=int(turn_seconds), time_bank_seconds=int(time_bank_seconds),
-            game_deadline=game_deadline, round_limit=round_limit,
+            game_deadline=game_deadline, round_limit=round_limit, rated=rated,
+            allow_vacation=allow_vacation, bots_cover_absence=bots_cover_absence,
         )
         Seat.objects.create(match=match, user=creator, colour=Seat.COLOURS[0],
                             time_bank_left=match.time_bank_seconds)
@@ -337,6 +345,7 @@ def _schedule(match: Match, engine, now) -> None:
     if key != match.turn_key:
         _charge_time_bank(match, now)
         match.turn_key, match.turn_started_at = key, now
+        match.turn_passed_to = seats[0] if seats else None
         if seats:
             owner = match.seats.filter(number=seats[0]).first()
             if owner is not None and owner.is_absent:

@@ -44,6 +44,17 @@ def after_match_finished(match_id):
         import_string(path)(match_id=match_id)
 
 
+@shared_task(acks_late=True)
+def after_match_changed(match_id, first_seq, last_seq, turn_passed_to=None):
+    """Listeners (notifications) learn of log rows first_seq..last_seq and of a turn that passed
+    to a seat; each must be idempotent, keyed on the match and the sequence numbers."""
+    from django.utils.module_loading import import_string
+
+    for path in settings.MATCH_CHANGED_LISTENERS:
+        import_string(path)(match_id=match_id, first_seq=first_seq, last_seq=last_seq,
+                            turn_passed_to=turn_passed_to)
+
+
 def due_match_ids(now=None, limit=SWEEP_BATCH) -> tuple[list, list]:
     """Matches whose deadline passed and those waiting for a system action, through the partial
     indexes on running matches, so the cost follows the number due, not the number stored."""

@@ -48,7 +48,8 @@ def match_new(request):
                 creator=request.user, game=data["game"], seats=data["seats"], options=raw,
                 turn_seconds=data["turn_hours"] * 3600, time_bank_seconds=data["time_bank_hours"] * 3600,
                 game_deadline=data["game_deadline"], round_limit=data["round_limit"],
-                is_public=data["is_public"], title=data["title"],
+                is_public=data["is_public"], title=data["title"], rated=data["rated"],
+                allow_vacation=data["allow_vacation"], bots_cover_absence=data["bots_cover_absence"],
             )
         except ServiceError as exc:
             error = exc.message

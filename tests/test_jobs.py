@@ -80,3 +80,26 @@ def test_verify_match_command_replays_the_log(race_match, player, opponent, caps
     services.system_action_apply(match_id=race_match.pk)
     call_command("verify_match", str(race_match.pk))
     assert "5 actions replayed" in capsys.readouterr().out
+
+
+CALLS = []
+
+
+def record_change(**kwargs):
+    CALLS.append(kwargs)
+
+
+def test_listeners_hear_of_each_change_and_of_a_turn_passing(race_match, player, settings,
+                                                             django_capture_on_commit_callbacks):
+    settings.MATCH_CHANGED_LISTENERS = ["tests.test_jobs.record_change"]
+    settings.MATCH_FINISHED_LISTENERS = ["tests.test_jobs.record_change"]
+    CALLS.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+        services.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"})
+    assert CALLS == [dict(match_id=race_match.pk, first_seq=1, last_seq=1, turn_passed_to=None),
+                     dict(match_id=race_match.pk, first_seq=2, last_seq=2, turn_passed_to=1)]
+    CALLS.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_finish(match_id=race_match.pk, reason="ended by an admin")
+    assert dict(match_id=race_match.pk) in CALLS
