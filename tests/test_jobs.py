@@ -82,17 +82,12 @@ def test_verify_match_command_replays_the_log(race_match, player, opponent, caps
     assert "5 actions replayed" in capsys.readouterr().out
 
 
-CALLS = []
-
-
-def record_change(**kwargs):
-    CALLS.append(kwargs)
-
-
 def test_listeners_hear_of_each_change_and_of_a_turn_passing(race_match, player, settings,
                                                              django_capture_on_commit_callbacks):
-    settings.MATCH_CHANGED_LISTENERS = ["tests.test_jobs.record_change"]
-    settings.MATCH_FINISHED_LISTENERS = ["tests.test_jobs.record_change"]
+    from tests.listeners import CALLS
+
+    settings.MATCH_CHANGED_LISTENERS = ["tests.listeners.record"]
+    settings.MATCH_FINISHED_LISTENERS = ["tests.listeners.record"]
     CALLS.clear()
     with django_capture_on_commit_callbacks(execute=True):
         services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
