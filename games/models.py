@@ -84,6 +84,7 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     is_absent = models.BooleanField(default=False)
+    is_bot = models.BooleanField(default=False)
     time_bank_left = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -97,14 +98,19 @@ class Seat(models.Model):
     def __str__(self):
         return f"{self.match} seat {self.number} ({self.user})"
 
+    def played_by_bot(self, match=None) -> bool:
+        """A bot seat, or an absent player's seat in a match that lets a bot cover for them."""
+        match = match or self.match
+        return self.is_bot or (self.is_absent and match.bots_cover_absence)
+
 
 class ActionLog(models.Model):
     """The append-only record of a match: every action and what it caused, in order."""
 
-    PLAYER, TIMEOUT, SYSTEM, ADMIN, RECORD = "player", "timeout", "system", "admin", "record"
-    KIND_CHOICES = [(PLAYER, "Player"), (TIMEOUT, "Timeout"), (SYSTEM, "System"), (ADMIN, "Admin"),
-                    (RECORD, "Record")]
-    ENGINE_KINDS = (PLAYER, TIMEOUT, SYSTEM)
+    PLAYER, TIMEOUT, SYSTEM, BOT, ADMIN, RECORD = "player", "timeout", "system", "bot", "admin", "record"
+    KIND_CHOICES = [(PLAYER, "Player"), (TIMEOUT, "Timeout"), (SYSTEM, "System"), (BOT, "Bot"),
+                    (ADMIN, "Admin"), (RECORD, "Record")]
+    ENGINE_KINDS = (PLAYER, TIMEOUT, SYSTEM, BOT)
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log")
     seq = models.PositiveIntegerField()

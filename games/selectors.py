@@ -76,6 +76,10 @@ def describe(engine, event: dict, names: list[str]) -> str:
     kind = event.get("type", "")
     if kind == "match_finished":
         return f"The match ended: {event.get('reason', '')}."
+    if kind == "bot_covers":
+        seat = event.get("seat", 0)
+        who = names[seat] if 0 <= seat < len(names) else "a player"
+        return f"A bot plays for {who} until they come back."
     if kind.startswith("admin_"):
         return {
             "admin_pause": "An admin paused the match.",

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import projections
+from games import bots, projections
 from games.engines import IllegalAction, get_engine
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed, NotFound, StaleVersion
@@ -56,10 +56,17 @@ def _after_commit(match: Match) -> None:
     match_id, needs_system = match.pk, match.needs_system
     if needs_system:
         transaction.on_commit(lambda: tasks.queue(tasks.apply_system_action, match_id))
+    if match.status == Match.RUNNING and match.turn_seats and _bot_to_act(match):
+        transaction.on_commit(lambda: tasks.queue(tasks.apply_deadline, match_id))
     first, last = getattr(match, "seq_at_lock", 0) + 1, match.version
     owner = getattr(match, "turn_passed_to", None)
     if settings.MATCH_CHANGED_LISTENERS and (last >= first or owner is not None):
         transaction.on_commit(lambda: tasks.queue(tasks.after_match_changed, match_id, first, last, owner))
+
+
+def _bot_to_act(match: Match) -> bool:
+    seats = [s for s in match.seats.all() if s.number in match.turn_seats]
+    return any(s.played_by_bot(match) for s in seats)
 
 
 # --- Creating and filling a match --------------------------------------------------------
@@ -67,7 +74,8 @@ def _after_commit(match: Match) -> None:
 def match_create(*, creator, game: str, seats: int, options: dict | None = None,
                  turn_seconds: int = 24 * 3600, time_bank_seconds: int = 0, game_deadline=None,
                  round_limit: int | None = None, is_public: bool = True, title: str = "",
-                 rated: bool = True, allow_vacation: bool = True, bots_cover_absence: bool = False) -> Match:
+                 rated: bool = True, allow_vacation: bool = True, bots_cover_absence: bool = False,
+                 bot_seats: int = 0) -> Match:
     engine = _engine(game)
     try:
         seats = int(seats)
@@ -85,6 +93,12 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
         raise BadRequest("The game deadline must be in the future.")
     if round_limit is not None and not 1 <= int(round_limit) <= 1000:
         raise BadRequest("The round limit must be between 1 and 1000.")
+    try:
+        bot_seats = int(bot_seats or 0)
+    except (TypeError, ValueError):
+        raise BadRequest("The number of bots must be a whole number.") from None
+    if not 0 <= bot_seats < seats:
+        raise BadRequest("Bots may fill at most all seats but yours.")
     with transaction.atomic():
         match = Match.objects.create(
             game=game, rules_version=str(getattr(engine, "version", "1")), title=title[:80],
@@ -95,6 +109,12 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
         )
         Seat.objects.create(match=match, user=creator, colour=Seat.COLOURS[0],
                             time_bank_left=match.time_bank_seconds)
+        for n in range(1, bot_seats + 1):
+            Seat.objects.create(match=match, user=bots.bot_user(n), colour=Seat.COLOURS[n], is_bot=True,
+                                time_bank_left=match.time_bank_seconds)
+    if bot_seats + 1 == seats:
+        match_start(match_id=match.pk, user=None)
+        match.refresh_from_db()
     return match
 
 
@@ -289,27 +309,62 @@ def deadline_apply(*, match_id, now=None) -> bool:
             _finish(match, engine, "the match deadline passed", now)
             _settle(match, engine, now)
             return True
-        if not (match.turn_deadline and now >= match.turn_deadline and match.turn_seats):
-            return False
-        owner = match.seats.filter(number=match.turn_seats[0]).first()
-        for number in list(match.turn_seats):
-            for _ in range(MAX_AUTOMATIC_STEPS):
-                if match.status != Match.RUNNING or number not in engine.to_act(match.state):
-                    break
-                action = engine.timeout_action(match.state, number)
-                _step(match, engine, number, action, kind=ActionLog.TIMEOUT)
-                while engine.system_action(match.state) is not None:
-                    _step(match, engine, None, engine.system_action(match.state), kind=ActionLog.SYSTEM)
-        # Only the turn's owner missed their turn; a seat that merely had an offer to answer
-        # has it declined for them, and is not counted as absent for it.
-        if owner is not None:
+        seats = {s.number: s for s in match.seats.all()}
+        owner = seats.get(match.turn_seats[0]) if match.turn_seats else None
+        owner_by_bot = owner is not None and owner.played_by_bot(match)
+        time_up = bool(match.turn_deadline and now >= match.turn_deadline and match.turn_seats
+                       and not owner_by_bot)
+        played = False
+        if time_up:
+            for number in list(match.turn_seats):
+                by_bot = seats[number].played_by_bot(match)
+                played |= _play_seat(match, engine, number, by_bot=by_bot)
+            # Only the turn's owner missed their turn; a seat that merely had an offer to answer
+            # has it declined for them, and is not counted as absent for it.
             owner.consecutive_timeouts += 1
             owner.time_bank_left = 0
             if owner.consecutive_timeouts >= settings.ABSENT_AFTER_TIMEOUTS:
                 owner.is_absent = True
             owner.save(update_fields=["consecutive_timeouts", "time_bank_left", "is_absent"])
+            if owner.is_absent and match.bots_cover_absence and match.turn_seats:
+                _note(match, {"type": "bot_covers", "seat": owner.number})
+        # Bots (and absent players they cover for) move at once, turn after turn, until a
+        # person is to act.
+        for _ in range(MAX_AUTOMATIC_STEPS):
+            if match.status != Match.RUNNING or engine.is_over(match.state):
+                break
+            turn = [n for n in engine.to_act(match.state) if seats[n].played_by_bot(match)]
+            if not turn:
+                break
+            for number in turn:
+                played |= _play_seat(match, engine, number, by_bot=True)
+        if not played:
+            return False
         _settle(match, engine, now)
         return True
+
+
+def _play_seat(match: Match, engine, number: int, *, by_bot: bool) -> bool:
+    """Play for one seat until it has nothing more to do now: the bot's choices, or else the
+    engine's timeout actions. System actions the moves call for are applied on the way."""
+    played = False
+    for _ in range(MAX_AUTOMATIC_STEPS):
+        if match.status != Match.RUNNING or number not in engine.to_act(match.state):
+            break
+        if by_bot:
+            action, kind = bots.bot_action(match.game, match.state, number), ActionLog.BOT
+        else:
+            action, kind = engine.timeout_action(match.state, number), ActionLog.TIMEOUT
+        _step(match, engine, number, action, kind=kind)
+        played = True
+        while engine.system_action(match.state) is not None:
+            _step(match, engine, None, engine.system_action(match.state), kind=ActionLog.SYSTEM)
+    return played
+
+
+def _note(match: Match, event: dict) -> None:
+    """A platform note in the log (not a move): who covers for whom."""
+    _append(match, seat=None, kind=ActionLog.RECORD, actor=None, action=dict(event), events=[dict(event)])
 
 
 def seat_return(*, match_id, user) -> bool:
@@ -348,8 +403,8 @@ def _schedule(match: Match, engine, now) -> None:
         match.turn_passed_to = seats[0] if seats else None
         if seats:
             owner = match.seats.filter(number=seats[0]).first()
-            if owner is not None and owner.is_absent:
-                match.turn_deadline = now  # an absent player's turn is played at once
+            if owner is not None and (owner.is_absent or owner.is_bot):
+                match.turn_deadline = now  # bots and absent players are played at once
             else:
                 bank = owner.time_bank_left if owner is not None else 0
                 match.turn_deadline = now + timedelta(seconds=match.turn_seconds + bank)

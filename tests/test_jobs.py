@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from games import services, tasks
 from games.models import ActionLog, Match
+from tests.conftest import client_for
 
 
 def _expire_turn(match):
@@ -98,3 +99,48 @@ def test_listeners_hear_of_each_change_and_of_a_turn_passing(race_match, player,
     with django_capture_on_commit_callbacks(execute=True):
         services.match_finish(match_id=race_match.pk, reason="ended by an admin")
     assert dict(match_id=race_match.pk) in CALLS
+
+
+def test_bots_fill_seats_and_move_at_once(player, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = services.match_create(creator=player, game="race", seats=3, bot_seats=2, options={"wind": False})
+        services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
+        services.action_apply(match_id=match.pk, user=player, action={"type": "stay"})
+    match.refresh_from_db()
+    kinds = list(match.log.order_by("seq").values_list("seat", "kind"))
+    assert match.status == Match.RUNNING and match.seats.filter(is_bot=True).count() == 2
+    assert kinds[2:] == [(1, "bot"), (1, "bot"), (2, "bot"), (2, "bot")]
+    assert match.turn_seats == [0]  # back to the person, who is not hurried
+    assert match.turn_deadline > timezone.now()
+    services.match_finish(match_id=match.pk, reason="ended by an admin")
+    call_command("verify_match", str(match.pk))  # bot moves replay like any other
+
+
+def test_a_bot_covers_an_absent_player_where_the_match_allows(player, opponent, settings,
+                                                              django_capture_on_commit_callbacks):
+    settings.ABSENT_AFTER_TIMEOUTS = 1
+    match = services.match_create(creator=player, game="race", seats=2, bots_cover_absence=True,
+                                  options={"wind": False})
+    services.match_join(match_id=match.pk, user=opponent)
+    _expire_turn(match)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.deadline_apply(match_id=match.pk)
+        services.action_apply(match_id=match.pk, user=opponent, action={"type": "roll"})
+        services.action_apply(match_id=match.pk, user=opponent, action={"type": "stay"})
+    match.refresh_from_db()
+    rows = list(match.log.order_by("seq").values_list("seat", "kind", "action__type"))
+    assert rows[:3] == [(0, "timeout", "roll"), (0, "timeout", "stay"), (None, "record", "bot_covers")]
+    assert rows[-2:] == [(0, "bot", "roll"), (0, "bot", rows[-1][2])]
+    assert match.turn_seats == [1]
+    page = client_for(player).get(match.get_absolute_url()).content.decode()  # the player returns
+    assert "A bot plays for Anna until they come back." in page
+    assert not match.seats.get(number=0).is_absent
+
+
+def test_bot_seats_are_checked(player):
+    import pytest
+
+    from games.errors import BadRequest
+
+    with pytest.raises(BadRequest, match="at most"):
+        services.match_create(creator=player, game="race", seats=2, bot_seats=2)
