@@ -104,6 +104,7 @@ def matches(request, body):
             title=str(body.get("title", "")), rated=bool(body.get("rated", True)),
             allow_vacation=bool(body.get("allow_vacation", True)),
             bots_cover_absence=bool(body.get("bots_cover_absence", False)),
+            bot_seats=body.get("bot_seats", 0),
         )
     except (TypeError, ValueError):
         raise BadRequest("Numbers must be whole numbers.") from None

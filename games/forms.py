@@ -27,6 +27,8 @@ class MatchForm(forms.Form):
     is_public = forms.BooleanField(required=False, initial=True, label="Public (listed in the lobby)")
     rated = forms.BooleanField(required=False, initial=True, label="Rated (counts for the leaderboards)")
     allow_vacation = forms.BooleanField(required=False, initial=True, label="Vacations pause deadlines")
+    bot_seats = forms.IntegerField(min_value=0, max_value=7, initial=0, required=False, label="Seats for bots",
+                                   help_text="Bots take these seats at once; the rest wait for people.")
     bots_cover_absence = forms.BooleanField(required=False, initial=False, label="A bot plays for absent players")
 
     def clean_game_deadline(self):

@@ -50,7 +50,7 @@ SCHEMA = {
                     "game_deadline": {"type": "string", "format": "date-time"},
                     "round_limit": {"type": "integer"}, "public": {"type": "boolean"}, "title": {"type": "string"},
                     "rated": {"type": "boolean"}, "allow_vacation": {"type": "boolean"},
-                    "bots_cover_absence": {"type": "boolean"},
+                    "bots_cover_absence": {"type": "boolean"}, "bot_seats": {"type": "integer"},
                 },
             },
             "Actions": {"type": "object", "required": ["version", "my_turn", "actions"],

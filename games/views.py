@@ -50,6 +50,7 @@ def match_new(request):
                 game_deadline=data["game_deadline"], round_limit=data["round_limit"],
                 is_public=data["is_public"], title=data["title"], rated=data["rated"],
                 allow_vacation=data["allow_vacation"], bots_cover_absence=data["bots_cover_absence"],
+                bot_seats=data["bot_seats"] or 0,
             )
         except ServiceError as exc:
             error = exc.message
