@@ -44,4 +44,4 @@ bench: install
 	$(PY) bench/run.py
 
 clean:
-	rm -rf $(VENV) staticfiles db.sqlite3 test-db.sqlite3 tests/artifacts
+	rm -rf $(VENV) staticfiles db.sqlite3 test-db-*.sqlite3* tests/artifacts

@@ -38,6 +38,29 @@ def display_name(user) -> str:
     return user.get_username() if user is not None else "—"
 
 
+class Vacation(models.Model):
+    """Days away: the player's turn clocks stand still in every match that allows it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+
+    def __str__(self):
+        return f"{self.user} away {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"
+
+    @property
+    def days(self) -> float:
+        return (self.ends_at - self.starts_at).total_seconds() / 86400
+
+
+def active_vacation(user, now):
+    return Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).first()
+
+
 class ApiToken(models.Model):
     """A bearer token for the JSON API; only its hash is stored, the key is shown once."""
 

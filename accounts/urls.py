@@ -8,6 +8,7 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("vacation/", views.vacation, name="vacation"),
     path("tokens/", views.token_create, name="token_create"),
     path("tokens/<int:token_id>/delete/", views.token_delete, name="token_delete"),
     path("password/change/", auth_views.PasswordChangeView.as_view(template_name="accounts/form_page.html",

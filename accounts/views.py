@@ -59,8 +59,34 @@ def profile(request):
         form.save()
         messages.success(request, "Profile saved.")
         return redirect("profile")
-    context = {"form": form, "tokens": request.user.api_tokens.order_by("-created_at"), "token_form": TokenForm()}
+    from django.utils import timezone
+
+    from accounts.models import active_vacation
+    from games.services import vacation_days_left
+
+    context = {"form": form, "tokens": request.user.api_tokens.order_by("-created_at"), "token_form": TokenForm(),
+               "away": active_vacation(request.user, timezone.now()),
+               "vacation_days_left": vacation_days_left(user=request.user)}
     return render(request, "accounts/profile.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def vacation(request):
+    from games import services
+    from games.errors import ServiceError
+
+    try:
+        if request.POST.get("back"):
+            services.vacation_end(user=request.user)
+            messages.success(request, "Welcome back: your clocks run again.")
+        else:
+            away = services.vacation_start(user=request.user, days=request.POST.get("days"))
+            messages.success(request, f"Enjoy your vacation. Your turns wait until {away.ends_at:%d %b %Y %H:%M}.")
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("profile")
+    return redirect("profile")
 
 
 @login_required

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.fuldrigger",
+    "community",
 ]
 
 MIDDLEWARE = [
@@ -102,8 +103,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Daphne's threads and the in-process jobs share the file: wait for a lock instead of failing.
     # Writers take the lock at BEGIN (IMMEDIATE), so two racing turns queue instead of clashing.
     DATABASES["default"].setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
-    # A file, not memory, for tests too: racing threads need a database they can share.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    # A file, not memory, for tests too: racing threads (and the forked browser-test server) need
+    # a database they can share; one per test run, so two runs side by side don't collide.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
@@ -136,10 +138,12 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_TIMEZONE = "UTC"
 
 # Called (by dotted path, with match_id=) after a match has finished, from a background job.
-MATCH_FINISHED_LISTENERS: list[str] = []
+MATCH_FINISHED_LISTENERS: list[str] = ["community.ratings.match_finished"]
 # Called (by dotted path, with match_id=, first_seq=, last_seq=, turn_passed_to=) after every
 # committed change of a running match, from a background job.
 MATCH_CHANGED_LISTENERS: list[str] = []
+
+VACATION_DAYS_PER_YEAR = int(env("VACATION_DAYS_PER_YEAR", "21"))
 
 # Consecutive turn timeouts after which a seat is marked absent and played by timeouts.
 ABSENT_AFTER_TIMEOUTS = int(env("ABSENT_AFTER_TIMEOUTS", "3"))

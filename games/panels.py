@@ -5,6 +5,7 @@ import zoneinfo
 from django.template.loader import render_to_string, select_template
 from django.utils import timezone
 
+from accounts.models import Vacation
 from games import selectors
 from games.engines import get_engine
 from games.models import Match, Seat
@@ -22,6 +23,9 @@ def match_context(match: Match, user, *, error: str | None = None) -> dict:
     my_turn = (match.status == Match.RUNNING and number is not None and number in match.turn_seats)
     legal = engine.legal_actions(match.state, number) if my_turn else []
     seats = sorted(match.seats.all(), key=lambda s: (s.number is None, s.number, s.joined_at))
+    now = timezone.now()
+    away = {v.user_id: v for v in Vacation.objects.filter(user__in=[s.user_id for s in seats],
+                                                           starts_at__lte=now, ends_at__gt=now)}
     return {
         "user": user,
         "match": match,
@@ -31,6 +35,7 @@ def match_context(match: Match, user, *, error: str | None = None) -> dict:
         "seats": seats,
         "names": selectors.seat_names(match),
         "colours": [s.colour for s in seats],
+        "away": away if match.allow_vacation else {},
         "free_colours": [c for c in Seat.COLOURS if c not in {s.colour for s in seats}],
         "view": view,
         "legal": legal,

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.models import Vacation, active_vacation
 from games import bots, projections
 from games.engines import IllegalAction, get_engine
 from games.engines.dice import seed_hash
@@ -383,6 +384,62 @@ def seat_return(*, match_id, user) -> bool:
         return True
 
 
+# --- Vacations ---------------------------------------------------------------------------
+
+def vacation_start(*, user, days: int, now=None) -> Vacation:
+    """Go away for some days: the turns the player owns now wait that much longer, and turns
+    that come to them while away wait until they are back, in every match that allows it."""
+    now = now or timezone.now()
+    try:
+        days = int(days)
+    except (TypeError, ValueError):
+        raise BadRequest("Say how many days.") from None
+    if days < 1:
+        raise BadRequest("A vacation lasts at least one day.")
+    if days > vacation_days_left(user=user, now=now):
+        raise BadRequest(f"You have {vacation_days_left(user=user, now=now)} vacation days left this year.")
+    if active_vacation(user, now) is not None:
+        raise BadRequest("You are already on vacation.")
+    with transaction.atomic():
+        vacation = Vacation.objects.create(user=user, starts_at=now, ends_at=now + timedelta(days=days))
+        _shift_turns(user, timedelta(days=days))
+    return vacation
+
+
+def vacation_end(*, user, now=None) -> bool:
+    """Back early: the days not taken return to the year's allowance and the clocks run again."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        vacation = active_vacation(user, now)
+        if vacation is None:
+            return False
+        unused = vacation.ends_at - now
+        vacation.ends_at = now
+        vacation.save(update_fields=["ends_at"])
+        _shift_turns(user, -unused)
+    return True
+
+
+def vacation_days_left(*, user, now=None) -> int:
+    now = now or timezone.now()
+    taken = sum(v.days for v in Vacation.objects.filter(user=user, starts_at__year=now.year))
+    return max(0, settings.VACATION_DAYS_PER_YEAR - int(round(taken)))
+
+
+def _shift_turns(user, delta) -> None:
+    """Move the clocks of the turns this player owns now (in matches that allow vacations)."""
+    for match in Match.objects.select_for_update().filter(
+            status=Match.RUNNING, allow_vacation=True, seats__user=user, turn_deadline__isnull=False):
+        owner = match.seats.filter(number=match.turn_seats[0]).first() if match.turn_seats else None
+        if owner is None or owner.user_id != user.pk or owner.played_by_bot(match):
+            continue
+        match.turn_deadline = max(match.turn_deadline + delta, timezone.now())
+        due = [d for d in (match.turn_deadline, match.game_deadline) if d]
+        match.next_due_at = min(due)
+        match.save(update_fields=["turn_deadline", "next_due_at"])
+        _announce(match)
+
+
 # --- Deadlines -------------------------------------------------------------------------
 
 def _schedule(match: Match, engine, now) -> None:
@@ -407,7 +464,10 @@ def _schedule(match: Match, engine, now) -> None:
                 match.turn_deadline = now  # bots and absent players are played at once
             else:
                 bank = owner.time_bank_left if owner is not None else 0
-                match.turn_deadline = now + timedelta(seconds=match.turn_seconds + bank)
+                away = active_vacation(owner.user, now) if owner is not None and match.allow_vacation else None
+                # A player on vacation: the turn's clock starts when they are back.
+                start = away.ends_at if away is not None else now
+                match.turn_deadline = start + timedelta(seconds=match.turn_seconds + bank)
         else:
             match.turn_deadline = None
     match.turn_seats = seats

@@ -2,10 +2,12 @@
 system actions, and running each job twice."""
 from datetime import timedelta
 
+import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
 from games import services, tasks
+from games.errors import BadRequest
 from games.models import ActionLog, Match
 from tests.conftest import client_for
 
@@ -138,9 +140,44 @@ def test_a_bot_covers_an_absent_player_where_the_match_allows(player, opponent, 
 
 
 def test_bot_seats_are_checked(player):
-    import pytest
-
-    from games.errors import BadRequest
-
     with pytest.raises(BadRequest, match="at most"):
         services.match_create(creator=player, game="race", seats=2, bot_seats=2)
+
+
+def test_vacation_pauses_the_turns_a_player_owns_and_others_see_it(race_match, player, opponent, settings):
+    from accounts.models import Vacation
+
+    settings.VACATION_DAYS_PER_YEAR = 10
+    before = race_match.turn_deadline
+    with pytest.raises(BadRequest, match="10 vacation days left"):
+        services.vacation_start(user=player, days=11)
+    services.vacation_start(user=player, days=3)
+    race_match.refresh_from_db()
+    assert race_match.turn_deadline - before == timedelta(days=3)
+    assert race_match.next_due_at == race_match.turn_deadline
+    page = client_for(opponent).get(race_match.get_absolute_url()).content.decode()
+    assert "on vacation until" in page
+    assert services.vacation_days_left(user=player) == 7
+    services.vacation_end(user=player)
+    race_match.refresh_from_db()
+    assert abs((race_match.turn_deadline - before).total_seconds()) < 60
+    assert services.vacation_days_left(user=player) == 10
+    assert Vacation.objects.get().ends_at <= timezone.now()
+
+
+def test_a_turn_that_comes_during_a_vacation_waits_until_the_player_is_back(race_match, player, opponent):
+    services.vacation_start(user=opponent, days=2)
+    services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    match = services.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"})
+    assert match.turn_seats == [1]
+    assert match.turn_deadline - timezone.now() > timedelta(days=2, hours=23)
+
+
+def test_matches_that_do_not_allow_vacations_keep_their_clocks(player, opponent):
+    match = services.match_create(creator=player, game="race", seats=2, allow_vacation=False)
+    services.match_join(match_id=match.pk, user=opponent)
+    match.refresh_from_db()
+    before = match.turn_deadline
+    services.vacation_start(user=player, days=3)
+    match.refresh_from_db()
+    assert match.turn_deadline == before
