@@ -22,7 +22,15 @@ class SignupForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ("display_name", "time_zone", "language", "notify_email", "notify_turn")
+        fields = ("display_name", "time_zone", "language", "notify_email", "notify_turn", "reminder_hours",
+                  "webhook_url")
+
+    def clean_reminder_hours(self):
+        value = self.cleaned_data["reminder_hours"].strip()
+        parts = [p.strip() for p in value.split(",") if p.strip()]
+        if any(not p.isdigit() or not 0 < int(p) <= 336 for p in parts):
+            raise forms.ValidationError("Give whole hours from 1 to 336, separated by commas.")
+        return ",".join(parts)
         labels = {"notify_email": "Emails"}
 
 

@@ -22,6 +22,12 @@ class Profile(models.Model):
     language = models.CharField(max_length=8, blank=True, choices=[("", "Browser's choice")] + list(settings.LANGUAGES))
     notify_email = models.CharField(max_length=8, choices=NOTIFY_CHOICES, default=NOTIFY_EACH)
     notify_turn = models.BooleanField("Tell me when it is my turn", default=True)
+    reminder_hours = models.CharField("Remind me before a deadline (hours)", max_length=40, default="24,4,1",
+                                      help_text="Comma-separated, e.g. 24,4,1. Empty: no reminders.")
+    webhook_url = models.URLField("Webhook URL", max_length=300, blank=True,
+                                  help_text="We POST each notification there as JSON, signed with your secret.")
+    webhook_secret = models.CharField(max_length=64, blank=True, default=secrets.token_hex)
+    last_digest_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self):
         return self.name
@@ -29,6 +35,15 @@ class Profile(models.Model):
     @property
     def name(self):
         return self.display_name or self.user.get_username()
+
+    @property
+    def reminder_thresholds(self) -> list[int]:
+        hours = []
+        for part in self.reminder_hours.split(","):
+            part = part.strip()
+            if part.isdigit() and 0 < int(part) <= 24 * 14:
+                hours.append(int(part))
+        return sorted(set(hours), reverse=True)
 
 
 def display_name(user) -> str:

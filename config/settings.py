@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "games",
     "games.fuldrigger",
     "community",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -88,6 +89,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "notifications.views.unread_count",
             ],
         },
     },
@@ -107,6 +109,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # a database they can share; one per test run, so two runs side by side don't collide.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+FORMS_URLFIELD_ASSUME_HTTPS = True
 
 REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
@@ -134,14 +137,20 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 SWEEP_SECONDS = float(env("SWEEP_SECONDS", "5"))
 CELERY_BEAT_SCHEDULE = {
     "deadline-sweep": {"task": "games.tasks.sweep_due_matches", "schedule": SWEEP_SECONDS},
+    "notifications-sweep": {"task": "notifications.tasks.sweep_notifications", "schedule": 60.0},
 }
 CELERY_TIMEZONE = "UTC"
 
 # Called (by dotted path, with match_id=) after a match has finished, from a background job.
-MATCH_FINISHED_LISTENERS: list[str] = ["community.ratings.match_finished"]
+MATCH_FINISHED_LISTENERS: list[str] = ["community.ratings.match_finished", "notifications.listeners.match_finished"]
 # Called (by dotted path, with match_id=, first_seq=, last_seq=, turn_passed_to=) after every
 # committed change of a running match, from a background job.
-MATCH_CHANGED_LISTENERS: list[str] = []
+MATCH_CHANGED_LISTENERS: list[str] = ["notifications.listeners.match_changed"]
+
+# Notifications: links in emails and webhooks point here; digests go out at this local hour.
+SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")
+DIGEST_HOUR = int(env("DIGEST_HOUR", "7"))
+REMINDER_HORIZON_HOURS = 14 * 24
 
 VACATION_DAYS_PER_YEAR = int(env("VACATION_DAYS_PER_YEAR", "21"))
 

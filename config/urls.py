@@ -5,6 +5,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("api/", include("games.api_urls")),
+    path("", include("notifications.urls")),
+    path("", include("community.urls")),
     path("", include("games.urls")),
 ]
 

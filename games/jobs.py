@@ -1,6 +1,7 @@
 """Without Redis the site runs its jobs itself: a thread sweeps for due matches on a timer."""
 import logging
 import threading
+import time
 
 from django.conf import settings
 from django.db import close_old_connections
@@ -9,17 +10,26 @@ log = logging.getLogger(__name__)
 
 
 def run_sweeper(stop: threading.Event, interval: float | None = None) -> None:
-    from games.tasks import sweep_due_matches
+    """Run every periodic job of the beat schedule at its own interval, as beat would."""
+    from celery import current_app
 
     interval = interval or settings.SWEEP_SECONDS
-    while not stop.wait(interval):
-        try:
-            close_old_connections()
-            sweep_due_matches.apply()
-        except Exception:
-            log.exception("deadline sweep failed; trying again in %s s", interval)
-        finally:
-            close_old_connections()
+    schedule = {entry["task"]: float(entry["schedule"]) for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    schedule["games.tasks.sweep_due_matches"] = interval
+    last: dict[str, float] = {}
+    while not stop.wait(min(schedule.values())):
+        for name, every in schedule.items():
+            now = time.monotonic()
+            if now - last.get(name, 0) < every:
+                continue
+            last[name] = now
+            try:
+                close_old_connections()
+                current_app.tasks[name].apply()
+            except Exception:
+                log.exception("periodic job %s failed; trying again in %s s", name, every)
+            finally:
+                close_old_connections()
 
 
 def start_sweeper() -> threading.Event:

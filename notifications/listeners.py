@@ -1,0 +1,82 @@
+"""What the games' jobs tell this app, turned into notifications for the players concerned."""
+from django.conf import settings
+from django.utils import timezone
+
+from games.engines import get_engine
+from games.models import Match
+from games.selectors import seat_names
+from notifications.models import Notification, ReminderSent
+from notifications.services import notify
+
+# Events that concern the seats they name beyond the one who acted.
+OFFER_EVENTS = {"offer"}
+CARD_EVENTS = {"card"}
+
+
+def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.state is None:
+        return
+    engine = get_engine(match.game)
+    names = seat_names(match)
+    seats = {s.number: s for s in match.seats.select_related("user") if s.number is not None}
+    url = match.get_absolute_url()
+    for row in match.log.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"):
+        for index, event in enumerate(row.events):
+            kind = event.get("type")
+            if kind in OFFER_EVENTS and event.get("to") in seats:
+                notify(user=seats[event["to"]].user, kind=Notification.OFFER, match=match, url=url,
+                       key=f"{match.pk}:{row.seq}:{index}", text=f"{match}: {engine.describe(event, names)}")
+            elif kind in CARD_EVENTS:
+                for seat in seats.values():
+                    notify(user=seat.user, kind=Notification.CARD, match=match, url=url,
+                           key=f"{match.pk}:{row.seq}:{index}", text=f"{match}: {engine.describe(event, names)}")
+    if turn_passed_to is not None and match.status == Match.RUNNING and turn_passed_to in seats \
+            and turn_passed_to in match.turn_seats:
+        seat = seats[turn_passed_to]
+        if not seat.played_by_bot(match):
+            notify(user=seat.user, kind=Notification.TURN, match=match, url=url, key=f"{match.pk}:turn:{match.turn_key}",
+                   text=f"It is your turn in {match}.")
+
+
+def match_finished(*, match_id):
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not match.standings:
+        return
+    ranks = {row["seat"]: row["rank"] for row in match.standings}
+    for seat in match.seats.select_related("user"):
+        rank = ranks.get(seat.number)
+        place = f"you placed {rank} of {len(ranks)}" if rank else "it is over"
+        notify(user=seat.user, kind=Notification.FINISHED, match=match, url=match.get_absolute_url(),
+               key=f"{match.pk}:finished", text=f"{match} has ended: {place}.")
+
+
+def send_reminders(now=None) -> int:
+    """Before a turn's deadline (24, 4 and 1 hours by default, each player's choice) remind its
+    owner, once per threshold, whether or not a tab is open."""
+    now = now or timezone.now()
+    horizon = now + timezone.timedelta(hours=settings.REMINDER_HORIZON_HOURS)
+    sent = 0
+    running = Match.objects.filter(status=Match.RUNNING, turn_deadline__gt=now, turn_deadline__lte=horizon)
+    for match in running.prefetch_related("seats__user__profile"):
+        if not match.turn_seats:
+            continue
+        owner = next((s for s in match.seats.all() if s.number == match.turn_seats[0]), None)
+        if owner is None or owner.played_by_bot(match) or not hasattr(owner.user, "profile"):
+            continue
+        left = match.turn_deadline - now
+        due = [h for h in owner.user.profile.reminder_thresholds if left <= timezone.timedelta(hours=h)]
+        if not due:
+            continue
+        done = set(ReminderSent.objects.filter(match=match, turn_key=match.turn_key).values_list("hours", flat=True))
+        fresh = [h for h in due if h not in done]
+        if not fresh:
+            continue
+        ReminderSent.objects.bulk_create([ReminderSent(match=match, turn_key=match.turn_key, hours=h) for h in fresh],
+                                         ignore_conflicts=True)
+        hours_left = max(1, round(left.total_seconds() / 3600))
+        notify(user=owner.user, kind=Notification.REMINDER, match=match, url=match.get_absolute_url(),
+               key=f"{match.pk}:remind:{match.turn_key}:{min(fresh)}",
+               text=f"About {hours_left} hour{'s' if hours_left != 1 else ''} left for your turn in {match}.")
+        sent += 1
+    return sent

@@ -1,0 +1,53 @@
+from django.conf import settings
+from django.db import models
+
+
+class Notification(models.Model):
+    """Something a player should know: their turn, an offer, a chance card, a reminder, an end."""
+
+    TURN, OFFER, CARD, REMINDER, FINISHED = "turn", "offer", "card", "reminder", "finished"
+    KINDS = [(TURN, "Your turn"), (OFFER, "Offer"), (CARD, "Chance card"), (REMINDER, "Reminder"),
+             (FINISHED, "Match ended")]
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.CASCADE)
+    kind = models.CharField(max_length=10, choices=KINDS)
+    # What makes it unique, so a job that runs twice tells nobody twice.
+    key = models.CharField(max_length=120)
+    text = models.CharField(max_length=300)
+    url = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_notification_per_key")]
+        indexes = [models.Index(fields=["user", "read_at"], name="notification_unread_idx")]
+
+    def __str__(self):
+        return f"{self.user}: {self.text}"
+
+
+class WebhookDelivery(models.Model):
+    """One notification on its way to a player's webhook, retried with growing pauses."""
+
+    notification = models.ForeignKey(Notification, on_delete=models.CASCADE, related_name="deliveries")
+    url = models.URLField(max_length=300)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_try_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["next_try_at"], name="webhook_due_idx",
+                                condition=models.Q(delivered_at__isnull=True))]
+
+
+class ReminderSent(models.Model):
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE)
+    turn_key = models.CharField(max_length=40)
+    hours = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "turn_key", "hours"], name="one_reminder")]

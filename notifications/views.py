@@ -1,0 +1,28 @@
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from notifications import services
+from notifications.models import Notification
+
+
+@login_required
+def inbox(request):
+    notifications = Notification.objects.filter(user=request.user).select_related("match")[:100]
+    return render(request, "notifications/inbox.html", {"notifications": notifications})
+
+
+@login_required
+@require_POST
+def read(request):
+    raw = request.POST.get("id")
+    services.mark_read(user=request.user, notification_id=int(raw) if raw and raw.isdigit() else None)
+    target = request.POST.get("next", "")
+    return redirect(target if target.startswith("/") and not target.startswith("//") else "inbox")
+
+
+def unread_count(request):
+    """Context processor: the number beside the inbox link."""
+    if not request.user.is_authenticated:
+        return {}
+    return {"unread_count": Notification.objects.filter(user=request.user, read_at__isnull=True).count()}

@@ -1,0 +1,142 @@
+"""Never miss a turn: the inbox, emails (each event or a daily digest), signed webhooks with
+retries against a local receiver, and reminders before deadlines."""
+import hashlib
+import hmac
+import json
+import threading
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Profile
+from games import services
+from games.models import Match
+from notifications import listeners
+from notifications import services as notify_services
+from notifications.models import Notification, WebhookDelivery
+from tests.conftest import client_for
+
+
+@pytest.fixture
+def play(django_capture_on_commit_callbacks):
+    """Apply actions as the site does: each commit's jobs run right after it."""
+
+    def run(match, *moves):
+        for user, action in moves:
+            with django_capture_on_commit_callbacks(execute=True):
+                services.action_apply(match_id=match.pk, user=user, action={"type": action})
+
+    return run
+
+
+def test_turn_passing_notifies_the_next_player_on_site_and_by_email(race_match, player, opponent, play):
+    play(race_match, (player, "roll"), (player, "stay"))
+    note = Notification.objects.get(user=opponent)
+    assert note.kind == Notification.TURN and str(race_match) in note.text
+    assert [m.to for m in mail.outbox] == [["bo@example.com"]]
+    page = client_for(opponent).get(reverse("inbox")).content.decode()
+    assert "It is your turn in" in page
+    assert 'aria-label="1 unread"' in client_for(opponent).get("/").content.decode()
+    client_for(opponent).post(reverse("inbox_read"))
+    assert Notification.objects.get(user=opponent).read_at is not None
+
+
+def test_the_same_change_told_twice_notifies_once(race_match, player, opponent):
+    services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    services.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"})
+    race_match.refresh_from_db()
+    for _ in range(2):
+        listeners.match_changed(match_id=race_match.pk, first_seq=1, last_seq=2, turn_passed_to=1)
+    assert Notification.objects.filter(user=opponent).count() == 1
+
+
+def test_digest_players_get_one_email_a_day_and_none_players_none(race_match, player, opponent, play):
+    Profile.objects.filter(user=opponent).update(notify_email=Profile.NOTIFY_DIGEST, time_zone="UTC")
+    Profile.objects.filter(user=player).update(notify_email=Profile.NOTIFY_NONE)
+    play(race_match, (player, "roll"), (player, "stay"), (opponent, "roll"), (opponent, "stay"))
+    assert mail.outbox == []
+    assert Notification.objects.filter(user=player).exists()  # still on the site
+    morning = timezone.now().replace(hour=8, minute=0)
+    assert notify_services.send_digests(now=morning) == 1
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["bo@example.com"]
+    assert "It is your turn" in mail.outbox[0].body
+    assert notify_services.send_digests(now=morning + timedelta(hours=1)) == 0
+
+
+class Receiver(BaseHTTPRequestHandler):
+    """A local webhook receiver that fails its first request, then accepts."""
+
+    received: list = []
+    failures_left = 1
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        Receiver.received.append((self.headers["X-Tradewinds-Signature"], body))
+        if Receiver.failures_left:
+            Receiver.failures_left -= 1
+            self.send_response(500)
+        else:
+            self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_webhooks_are_signed_and_retried_until_taken(race_match, player, opponent, play):
+    server = HTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    Receiver.received, Receiver.failures_left = [], 1
+    try:
+        profile = Profile.objects.get(user=opponent)
+        profile.webhook_url = f"http://127.0.0.1:{server.server_port}/hook"
+        profile.save()
+        play(race_match, (player, "roll"), (player, "stay"))
+        delivery = WebhookDelivery.objects.get()
+        assert delivery.delivered_at is None and delivery.attempts == 1 and "500" in delivery.last_error
+        assert notify_services.retry_webhooks(now=delivery.next_try_at + timedelta(seconds=1)) == 1
+        delivery.refresh_from_db()
+        assert delivery.delivered_at is not None and delivery.attempts == 2
+    finally:
+        server.shutdown()
+    signature, body = Receiver.received[-1]
+    expected = "sha256=" + hmac.new(profile.webhook_secret.encode(), body, hashlib.sha256).hexdigest()
+    assert signature == expected
+    assert json.loads(body)["kind"] == "turn"
+
+
+def test_reminders_at_24_4_and_1_hours_once_each(race_match, player):
+    Match.objects.filter(pk=race_match.pk).update(turn_deadline=timezone.now() + timedelta(hours=30))
+    now = timezone.now()
+    assert listeners.send_reminders(now=now) == 0
+    assert listeners.send_reminders(now=now + timedelta(hours=7)) == 1  # 23 h left
+    assert listeners.send_reminders(now=now + timedelta(hours=8)) == 0
+    assert listeners.send_reminders(now=now + timedelta(hours=26, minutes=30)) == 1  # 3.5 h left
+    assert listeners.send_reminders(now=now + timedelta(hours=29, minutes=30)) == 1  # 30 min left
+    texts = list(Notification.objects.filter(user=player, kind=Notification.REMINDER).values_list("text", flat=True))
+    assert len(texts) == 3 and "About 23 hours left" in texts[-1]
+
+
+def test_a_late_start_sends_one_reminder_not_three(race_match, player):
+    Match.objects.filter(pk=race_match.pk).update(turn_deadline=timezone.now() + timedelta(minutes=30))
+    assert listeners.send_reminders() == 1
+    assert listeners.send_reminders() == 0
+
+
+def test_match_end_tells_every_player_their_place(race_match, player, opponent, staff,
+                                                 django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_finish(match_id=race_match.pk, reason="ended by an admin")
+    texts = set(Notification.objects.filter(kind=Notification.FINISHED).values_list("user__username", "text"))
+    assert {u for u, _ in texts} == {"anna", "bo"}
+    assert all("you placed" in t for _, t in texts)
+
+
+def test_reminder_hours_are_validated_on_the_profile(player):
+    response = client_for(player).post(reverse("profile"), {"time_zone": "UTC", "notify_email": "each",
+                                                            "reminder_hours": "24,abc"})
+    assert response.status_code == 400 and "whole hours" in response.content.decode()
