@@ -1,0 +1,80 @@
+"""Leaderboards and players' pages: read through the selectors, render. Nothing here writes."""
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+
+from community import selectors
+from community.models import ALL_TIME
+from community.seasons import current_season, is_season, season_title
+from games.errors import NotFound, ServiceError
+
+
+def _error_page(request, exc: ServiceError):
+    return render(request, "games/error.html", {"message": exc.message}, status=exc.status)
+
+
+def leaderboards(request):
+    return render(request, "community/leaderboards.html", {
+        "boards": selectors.overview(), "min_games": selectors.min_games(), "season": current_season()})
+
+
+def leaderboard(request, game):
+    """One game's board, all time or for ?season=2026-Q4. A season link followed by htmx swaps
+    only the board; the same address without htmx (or a history restore) is the whole page."""
+    season = request.GET.get("season", ALL_TIME)
+    try:
+        engine = selectors.game_get(game=game)
+        if season and not is_season(season):
+            raise NotFound("A season is written like 2026-Q4.")
+    except ServiceError as exc:
+        return _error_page(request, exc)
+    record, record_entries = selectors.record_board(game=game, season=season)
+    context = {
+        "engine": engine, "season": season, "season_title": season_title(season),
+        "current_season": current_season(), "seasons": selectors.board_seasons(game=game),
+        "ratings": selectors.leaderboard(game=game, season=season), "min_games": selectors.min_games(),
+        "record": record, "record_entries": record_entries,
+    }
+    partial = request.htmx and not request.htmx.history_restore_request
+    response = render(request, "community/partials/board.html" if partial else "community/leaderboard.html",
+                      context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def player(request, username):
+    try:
+        user = selectors.player_get(username=username)
+    except ServiceError as exc:
+        return _error_page(request, exc)
+    viewer = request.user
+    return render(request, "community/player.html", {
+        "player": user,
+        "ratings": selectors.player_ratings(user=user),
+        "results": selectors.player_results(user=user, viewer=viewer),
+        "current": selectors.player_current(user=user, viewer=viewer),
+        "opponents": selectors.frequent_opponents(user=user, viewer=viewer),
+        "min_games": selectors.min_games(),
+    })
+
+
+def head_to_head_pick(request, username):
+    """The profile's "compare with" form (a GET, so it works without JavaScript)."""
+    other = request.GET.get("opponent", "").strip()
+    if not other:
+        return redirect("player", username=username)
+    return redirect(reverse("head_to_head", args=[username, other]))
+
+
+def head_to_head(request, username, other):
+    try:
+        user = selectors.player_get(username=username)
+        rival = selectors.player_get(username=other)
+    except ServiceError as exc:
+        return _error_page(request, exc)
+    if user.pk == rival.pk:
+        return _error_page(request, NotFound("Pick another player to compare with."))
+    return render(request, "community/head_to_head.html", {
+        "player": user, "other": rival,
+        **selectors.head_to_head(user=user, other=rival, viewer=request.user),
+    })
