@@ -1,0 +1,70 @@
+"""Ratings, their events and the record entries can be looked at, filtered and searched, not
+edited: a hand-changed rating would disagree with its events. They change only through matches;
+`manage.py ratings_rebuild` computes them all again."""
+from django.contrib import admin
+
+from community.models import Rating, RatingEvent, RecordEntry
+
+
+class SeasonFilter(admin.SimpleListFilter):
+    title = "season"
+    parameter_name = "season"
+
+    def lookups(self, request, model_admin):
+        seasons = (model_admin.model.objects.exclude(season="").order_by("-season")
+                   .values_list("season", flat=True).distinct())
+        return [("all-time", "All time")] + [(s, s) for s in seasons]
+
+    def queryset(self, request, queryset):
+        if self.value() == "all-time":
+            return queryset.filter(season="")
+        if self.value():
+            return queryset.filter(season=self.value())
+        return queryset
+
+
+class ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnly):
+    list_display = ("user", "game", "season", "ordinal", "mu", "sigma", "games", "wins", "updated_at")
+    list_filter = ("game", SeasonFilter)
+    search_fields = ("user__username", "user__profile__display_name")
+    list_select_related = ("user",)
+    ordering = ("game", "season", "-ordinal")
+
+
+@admin.register(RatingEvent)
+class RatingEventAdmin(ReadOnly):
+    list_display = ("match", "user", "game", "season", "rank", "players", "change_display", "created_at")
+    list_filter = ("game", SeasonFilter, "rank")
+    search_fields = ("user__username", "match__title", "=match__id")
+    list_select_related = ("match", "user")
+    date_hierarchy = "created_at"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("match__state")
+
+    @admin.display(description="ordinal change")
+    def change_display(self, obj):
+        return f"{obj.change:+.2f}"
+
+
+@admin.register(RecordEntry)
+class RecordEntryAdmin(ReadOnly):
+    list_display = ("game", "user", "value", "season", "match", "finished_at")
+    list_filter = ("game", SeasonFilter)
+    search_fields = ("user__username", "=match__id")
+    list_select_related = ("match", "user")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("match__state")
