@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import socket
 import statistics
 import subprocess
@@ -122,6 +123,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+TIMESTAMP = re.compile(r"^\[[^]]*\] ?")
+
+
 class Servers:
     """Daphne serving config.asgi:application and a Celery worker with beat, as `make run` starts
     them with REDIS_URL set; their output goes to files shown when something fails."""
@@ -171,13 +175,20 @@ class Servers:
         return "\n".join(out)
 
     def errors(self) -> list[str]:
-        """Tracebacks and errors the servers logged (their log level is WARNING)."""
-        found = []
+        """The errors the servers logged (their level is WARNING), each distinct line once with
+        how often it came."""
+        from collections import Counter
+
+        found = Counter()
         for path in sorted(self.logs.glob("*.log")):
             for line in path.read_text(errors="replace").splitlines():
-                if "Traceback" in line or " ERROR" in line or "ERROR/" in line or "Exception" in line:
-                    found.append(f"{path.stem}: {line.strip()[:200]}")
-        return found
+                line = line.strip()
+                if line.startswith("Traceback") or not line:
+                    continue
+                if " ERROR" in line or "ERROR/" in line or "Exception inside application" in line or (
+                        re.match(r"^[\w.]+(Error|Exception): ", line)):
+                    found[f"{path.stem}: {TIMESTAMP.sub('', line)[:220]}"] += 1
+        return [f"{count} × {line}" for line, count in found.most_common()]
 
     def __exit__(self, *exc):
         import signal

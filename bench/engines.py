@@ -13,7 +13,7 @@ from bench.common import Figure, median
 
 PLAYERS = 4
 OPTIONS = {"fuldrigger": {"rounds": 40, "isthmus": True}}
-SECONDS_PER_ENGINE = 4.0
+SECONDS_PER_ENGINE = 2.5
 ROUNDS = 5  # the rate is the median of this many equal slices of playing
 
 
@@ -79,7 +79,7 @@ def measure() -> list[Figure]:
                 n, s = _playout(engine, bots, seed, samples if len(samples) < 3000 else None)
                 steps, spent = steps + n, spent + s
             rates.append(steps / spent)
-        apply_s, json_s = _apply_vs_json(engine, random.Random(0).sample(samples, min(600, len(samples))))
+        apply_s, json_s = _apply_vs_json(engine, random.Random(0).sample(samples, min(400, len(samples))))
         options = OPTIONS.get(name, {})
         figures.append(Figure(
             f"engine_actions_per_s.{name}", round(median(rates)), "actions/s",
@@ -92,5 +92,5 @@ def measure() -> list[Figure]:
             compared_with="median µs of json.dumps+json.loads of the same state",
             note=f"apply median {apply_s * 1e6:.1f} µs, JSON round trip {json_s * 1e6:.1f} µs",
             detail={"apply_us": round(apply_s * 1e6, 1), "json_us": round(json_s * 1e6, 1),
-                    "samples": min(600, len(samples))}))
+                    "samples": min(400, len(samples))}))
     return figures

@@ -6,7 +6,8 @@ is played by the engine's bot through games.services.action_apply; the chance ca
 draws are applied with services.system_action_apply (not counted as a player's action). At the
 first action and at the first action of the same type from action 1,000 on, it counts the
 queries of that action_apply, of the match page (django.test.Client, logged in as a player) and,
-for the whole request, of one HTMX action and one JSON API action."""
+for the whole request, of one HTMX action and one JSON API action, and what one socket's update
+costs (MatchConsumer reads the match and renders the live part, for every viewer, every version)."""
 from __future__ import annotations
 
 import importlib
@@ -70,6 +71,8 @@ def measure() -> list[Figure]:
 
     pair("queries_per_action", "action_queries", "services.action_apply")
     pair("queries_match_page", "page_queries", "GET /matches/<id>/ as a player")
+    pair("queries_socket_update", "socket_queries", "one socket's update (MatchConsumer: match_get + "
+         "render_live for another player)", False)
     pair("queries_htmx_action", "htmx_queries", "POST /matches/<id>/action/ with HX-Request, whole request", False)
     pair("queries_api_action", "api_queries", "POST /api/matches/<id>/actions, whole request", False)
     if system_counts:
@@ -87,7 +90,7 @@ def _play(users, attempt):
     from django.test import Client
 
     from accounts.models import ApiToken
-    from games import services
+    from games import panels, selectors, services
     from games.engines import get_engine
     from games.models import Match
 
@@ -125,11 +128,12 @@ def _play(users, attempt):
         seat, action = next_move()
         at_checkpoint = done + 1 >= checkpoints[0] and (first_type is None or action["type"] == first_type)
         with _counting() as ctx:
-            services.action_apply(match_id=match.pk, user=by_seat[seat], action=action,
-                                  expected_version=match.version)
+            match = services.action_apply(match_id=match.pk, user=by_seat[seat], action=action,
+                                          expected_version=match.version)
         done += 1
         first_type = first_type or action["type"]
-        settle()
+        if match.needs_system:
+            settle()
         if not at_checkpoint:
             continue
         point = {"action_number": done, "action": action["type"], "log_rows": match.log.count(),
@@ -139,6 +143,10 @@ def _play(users, attempt):
             response = clients[viewer].get(f"/matches/{match.pk}/")
         assert response.status_code == 200, response.status_code
         point.update(page_queries=len(ctx), page_sql=_sql(ctx), page_status=response.status_code)
+        # What each socket does for each new version: read the match, render the live part.
+        with _counting() as ctx:
+            panels.render_live(selectors.match_get(match_id=match.pk), by_seat[(viewer + 1) % PLAYERS])
+        point.update(socket_queries=len(ctx), socket_sql=_sql(ctx))
         # One more action through the page (HTMX) and one through the API, whole requests.
         seat, action = next_move()
         with _counting() as ctx:

@@ -10,9 +10,11 @@ docs/benchmarks.md for what each figure means and how it is measured.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import importlib
 import json
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -52,6 +54,14 @@ def main(argv=None) -> int:
     unknown = set(parts) - set(PARTS)
     if unknown:
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
+
+    # Two benches at once would drop each other's database and flush each other's Redis.
+    lock = open(Path(tempfile.gettempdir()) / "tradewinds-bench.lock", "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print("Another bench is running on this machine; wait for it to finish.", file=sys.stderr)
+        return 2
 
     started = time.monotonic()
     figures: list[Figure] = []

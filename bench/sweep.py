@@ -14,7 +14,7 @@ from bench.common import Figure, make_users, median
 
 DUE = 100
 SMALL, LARGE = 1_000, 100_000
-CALLS = 200
+CALLS = 100
 
 
 def _fill(creator, count: int, due: int, now) -> None:

@@ -1,0 +1,417 @@
+"""Figures 4 and 5: many matches played at once by bot clients over the JSON API and the match
+sockets, on loopback, against one Daphne with Redis, PostgreSQL and a Celery worker with beat.
+
+Each match ("table") has two bot players. A player holds an API token and a session cookie (its
+user logged in once through /accounts/login/; a user plays at many tables, as a person with many
+tabs) and keeps a WebSocket open on /ws/matches/<id>/ for the whole match. In a loop it asks
+GET /api/matches/<id>/actions; on its turn it POSTs one of the listed actions with the version
+and keeps playing while the response says it is still its turn; otherwise it waits for its
+socket to bring a new version (or 2 s) and asks again. There is no think time. When a match
+ends, the first player creates the next one over the API and the second joins it, so the
+tables stay busy for the whole run.
+
+Every socket message is the re-rendered #match-live div; the client notes its data-version
+and arrival time. Afterwards, from the match logs, each POST's committed version is known (the
+version it sent plus one, plus one more when the move ended the match and the record row was
+written in the same transaction). A committed version is "delivered" to the other player if a
+message with exactly that data-version reached their socket; "superseded" if it did not but a
+later version did (the socket rendered the newer state instead); "never" if nothing at or after
+it arrived. Duplicates are messages repeating a version the same socket had already shown.
+Live latency: from the POST's response on the client (the commit moment) to the first message
+at the other player's socket with that version or later. Finally every match's log is replayed
+from its seed (games.replay.replay_match) and compared with its stored state."""
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import resource
+import time
+from dataclasses import dataclass, field
+
+from bench.common import PASSWORD, Figure, make_users, median, percentile, start_match
+from bench.players import alogin, choose
+
+GAMES = ("fuldrigger", "pirater")
+OPTIONS = {"fuldrigger": {"rounds": 40, "isthmus": True}, "pirater": {}}
+USERS = 8  # logins cost a deliberate third of a second each: a few users, many tabs
+HTTP_CONNECTIONS = 48  # below PostgreSQL's 100 connections: each request in flight holds one
+HANDSHAKES = 16  # socket handshakes in flight at once
+QUIET = 3.0  # after the clients stop, sockets are closed once no message came for this long
+QUIET_MAX = 20.0
+TURN_SECONDS = 14 * 24 * 3600
+
+VERSION = re.compile(r'data-version="(\d+)"')
+STATUS = re.compile(r'class="tag status-(\w+)"')
+
+
+@dataclass
+class Socket:
+    match_id: int
+    owner: object
+    drops: int = 0
+    catch_ups: set = field(default_factory=set)  # indexes of the first message after a reconnection
+    messages: list = field(default_factory=list)  # (version, arrival)
+    errors: list = field(default_factory=list)
+
+
+@dataclass
+class Player:
+    table: "Table"
+    seat_user: object
+    token: str
+    cookie: str
+    event: asyncio.Event = field(default_factory=asyncio.Event)
+    over: bool = False
+    socket: Socket | None = None
+    commits: list = field(default_factory=list)  # (match_id, sent_version, response_time, ms)
+
+
+@dataclass
+class Table:
+    number: int
+    game: str
+    match_id: int | None
+    players: list = field(default_factory=list)
+    matches: list = field(default_factory=list)
+
+
+class Run:
+    def __init__(self, base: str, seconds: float):
+        self.base, self.seconds = base, seconds
+        self.stop = False
+        self.errors: list[str] = []
+        self.sockets: list[Socket] = []
+        self.posts: list[float] = []  # ms of each successful POST in the window
+        self.lag: list[float] = []
+        self.stale = 0  # 409s: the other player moved first (Fuldrigger's offers let both act)
+        self.retries: list[str] = []
+        self.handshakes = asyncio.Semaphore(HANDSHAKES)
+        self.go = asyncio.Event()  # the clock starts once every table's sockets are open
+        self.closing = asyncio.Event()  # set once the sockets have gone quiet after the stop
+        self.last_message = 0.0
+        self.ready_tables = 0
+        self.started = self.ended = float("inf")
+
+    def error(self, text: str) -> None:
+        self.errors.append(text[:300])
+
+
+async def _socket(run: Run, player: Player, match_id: int, ready: asyncio.Event) -> None:
+    """One player's socket on one match, open until cancelled. Like htmx's ws extension, it
+    connects again when the server drops it (each drop is counted as an error: it is one, for
+    the person looking at the page). A handshake that fails is tried again a second later
+    (Daphne drops a handshake its application has not accepted within 5 s)."""
+    from websockets.asyncio.client import connect
+
+    sock = Socket(match_id, player)
+    player.socket = sock
+    run.sockets.append(sock)
+    url = run.base.replace("http://", "ws://") + f"/ws/matches/{match_id}/"
+    failures = 0
+    while failures < 3:
+        try:
+            async with run.handshakes:
+                ws = await connect(url, origin=run.base, additional_headers={"Cookie": f"sessionid={player.cookie}"},
+                                   max_size=None, open_timeout=60, ping_interval=None)
+                message = await ws.recv()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            failures += 1
+            run.retries.append(f"{match_id}: {type(exc).__name__}: {exc}")
+            await asyncio.sleep(1)
+            continue
+        failures, first = 0, True
+        try:
+            async with ws:
+                while True:
+                    now = time.perf_counter()
+                    found = VERSION.search(message[:400])
+                    if found is None:
+                        sock.errors.append("a message without data-version")
+                    else:
+                        sock.messages.append((int(found.group(1)), now))
+                        if first and sock.drops:
+                            sock.catch_ups.add(len(sock.messages) - 1)
+                        first = False
+                        run.last_message = now
+                    status = STATUS.search(message)
+                    if status and status.group(1) in ("finished", "aborted"):
+                        player.over = True
+                    ready.set()
+                    player.event.set()
+                    message = await ws.recv()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            sock.errors.append(f"dropped: {type(exc).__name__}: {exc}")
+            sock.drops += 1
+    run.error(f"socket {match_id}: no handshake in 3 tries")
+    ready.set()
+
+
+async def _play(run: Run, http, player: Player, match_id: int, game: str, rnd: random.Random) -> None:
+    headers = {"Authorization": f"Token {player.token}"}
+    while not run.stop and not player.over:
+        player.event.clear()
+        try:
+            response = await http.get(f"/api/matches/{match_id}/actions", headers=headers)
+        except Exception as exc:
+            run.error(f"GET actions: {type(exc).__name__}: {exc}")
+            await asyncio.sleep(0.5)
+            continue
+        if response.status_code != 200:
+            run.error(f"GET actions {response.status_code}: {response.text[:100]}")
+            await asyncio.sleep(0.5)
+            continue
+        data = response.json()
+        while data["my_turn"] and data["actions"] and not run.stop:
+            body = {"action": choose(game, data["actions"], rnd), "version": data["version"]}
+            start = time.perf_counter()
+            try:
+                response = await http.post(f"/api/matches/{match_id}/actions", json=body, headers=headers)
+            except Exception as exc:
+                run.error(f"POST: {type(exc).__name__}: {exc}")
+                break
+            end = time.perf_counter()
+            if response.status_code == 409:
+                run.stale += 1
+                break
+            if response.status_code != 201:
+                run.error(f"POST {response.status_code}: {response.text[:150]}")
+                break
+            player.commits.append((match_id, body["version"], end, (end - start) * 1e3))
+            if run.started <= start and end <= run.ended:
+                run.posts.append((end - start) * 1e3)
+            data = response.json()
+        else:
+            if run.stop:
+                return
+            try:
+                await asyncio.wait_for(player.event.wait(), 2.0)
+            except asyncio.TimeoutError:
+                # Nothing came: the match may be over, or the worker still drawing a card.
+                info = await http.get(f"/api/matches/{match_id}", headers=headers)
+                if info.status_code == 200 and info.json()["status"] != "running":
+                    player.over = True
+
+
+async def _new_match(run: Run, http, table: Table) -> int | None:
+    first, second = table.players
+    response = await http.post("/api/matches", json={"game": table.game, "seats": 2,
+                                                     "options": OPTIONS[table.game],
+                                                     "turn_seconds": TURN_SECONDS},
+                               headers={"Authorization": f"Token {first.token}"})
+    if response.status_code != 201:
+        run.error(f"create match {response.status_code}: {response.text[:150]}")
+        return None
+    match_id = response.json()["id"]
+    response = await http.post(f"/api/matches/{match_id}/join", json={},
+                               headers={"Authorization": f"Token {second.token}"})
+    if response.status_code != 200:
+        run.error(f"join match {response.status_code}: {response.text[:150]}")
+        return None
+    return match_id
+
+
+async def _table(run: Run, http, table: Table) -> None:
+    rnd = random.Random(table.number)
+    first = True
+    while not run.stop:
+        match_id = table.match_id or await _new_match(run, http, table)
+        table.match_id = None
+        if match_id is None:
+            await asyncio.sleep(1)
+            continue
+        table.matches.append(match_id)
+        readies = []
+        sockets = []
+        for player in table.players:
+            player.over = False
+            ready = asyncio.Event()
+            readies.append(ready)
+            sockets.append(asyncio.create_task(_socket(run, player, match_id, ready)))
+        try:
+            # Play starts when both sockets show the match, so no version can slip by unwatched.
+            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 60)
+        except asyncio.TimeoutError:
+            run.error(f"sockets of match {match_id} did not open in 60 s")
+        if first:
+            first = False
+            run.ready_tables += 1
+            await run.go.wait()
+        await asyncio.gather(*(_play(run, http, p, match_id, table.game, rnd) for p in table.players))
+        if run.stop:
+            await run.closing.wait()  # let the last updates reach the sockets
+        for task in sockets:
+            task.cancel()
+        await asyncio.gather(*sockets, return_exceptions=True)
+
+
+async def _lag(run: Run) -> None:
+    while not run.stop:
+        start = time.perf_counter()
+        await asyncio.sleep(0.1)
+        run.lag.append((time.perf_counter() - start - 0.1) * 1e3)
+
+
+async def _main(run: Run, tables: list[Table], users: list) -> None:
+    import httpx
+
+    limits = httpx.Limits(max_connections=HTTP_CONNECTIONS, max_keepalive_connections=HTTP_CONNECTIONS)
+    async with httpx.AsyncClient(base_url=run.base, timeout=60, limits=limits) as http:
+        cookies = {}
+        for user in users:
+            async with httpx.AsyncClient(base_url=run.base, timeout=60) as browser:
+                cookies[user.pk] = await alogin(browser, user.username, PASSWORD)
+        for table in tables:
+            for player in table.players:
+                player.cookie = cookies[player.seat_user.pk]
+        lag = asyncio.create_task(_lag(run))
+        workers = [asyncio.create_task(_table(run, http, t)) for t in tables]
+        ramp = time.perf_counter()
+        while run.ready_tables < len(tables) and time.perf_counter() - ramp < 120:
+            await asyncio.sleep(0.1)
+        run.ramp_seconds = time.perf_counter() - ramp
+        cpu = _cpu_seconds(run.daphne_pid), resource.getrusage(resource.RUSAGE_SELF)
+        run.started = time.perf_counter()
+        run.ended = run.started + run.seconds
+        run.go.set()
+        await asyncio.sleep(run.seconds)
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        run.daphne_cpu = (_cpu_seconds(run.daphne_pid) - cpu[0]) / run.seconds
+        run.client_cpu = (own.ru_utime + own.ru_stime - cpu[1].ru_utime - cpu[1].ru_stime) / run.seconds
+        run.stop = True
+        stopped = time.perf_counter()
+        while time.perf_counter() - stopped < QUIET_MAX and time.perf_counter() - max(run.last_message, stopped) < QUIET:
+            await asyncio.sleep(0.2)
+        run.drain_seconds = time.perf_counter() - stopped
+        run.closing.set()
+        await asyncio.gather(*workers, return_exceptions=True)
+        lag.cancel()
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def measure(servers, seconds: float = 60.0, matches: int = 200) -> list[Figure]:
+    from accounts.models import ApiToken
+    from games.models import ActionLog, Match
+    from games.replay import replay_match
+
+    users = make_users("load", USERS)
+    tokens = {u.pk: ApiToken.issue(u)[1] for u in users}
+    pairs = [(users[i], users[i + 1]) for i in range(0, USERS, 2)]
+    tables = []
+    for number in range(matches):
+        game = GAMES[number % len(GAMES)]
+        pair = pairs[number % len(pairs)]
+        match = start_match(game, list(pair), OPTIONS[game])
+        table = Table(number, game, match.pk)
+        by_user = {s.user_id: s for s in match.seats.all()}
+        table.players = [Player(table, user, tokens[user.pk], "") for user in pair]
+        assert all(user.pk in by_user for user in pair)
+        tables.append(table)
+
+    run = Run(servers.base, seconds)
+    run.daphne_pid = servers.procs[0].pid
+    asyncio.run(_main(run, tables, users))
+    daphne_cpu, client_cpu = run.daphne_cpu, run.client_cpu
+
+    # What each POST committed, from the logs: a move that ended the match also wrote the record.
+    all_matches = [m for t in tables for m in t.matches]
+    records = set(ActionLog.objects.filter(match_id__in=all_matches, kind=ActionLog.RECORD)
+                  .values_list("match_id", "seq"))
+    delivered = superseded = never = duplicates = 0
+    live_ms, missing = [], []
+    by_match_socket = {}
+    for table in tables:
+        for player in table.players:
+            pass
+    for sock in run.sockets:
+        seen = set()
+        for index, (version, _) in enumerate(sock.messages):
+            if version in seen and index not in sock.catch_ups:
+                duplicates += 1
+            seen.add(version)
+    # Each player opened one socket per match.
+    sockets_of = {}
+    for sock in run.sockets:
+        sockets_of.setdefault(sock.match_id, []).append(sock)
+    commits = 0
+    for table in tables:
+        for index, player in enumerate(table.players):
+            other = table.players[1 - index]
+            for match_id, sent, at, _ in player.commits:
+                commits += 1
+                version = sent + 1
+                if (match_id, version + 1) in records:
+                    version += 1
+                messages = [m for s in sockets_of.get(match_id, []) if s.owner is other for m in s.messages]
+                if any(v == version for v, _ in messages):
+                    delivered += 1
+                elif any(v > version for v, _ in messages):
+                    superseded += 1
+                else:
+                    never += 1
+                    missing.append((match_id, version))
+                arrivals = [t for v, t in messages if v >= version]
+                if arrivals:
+                    live_ms.append((min(arrivals) - at) * 1e3)
+    socket_errors = [e for s in run.sockets for e in s.errors]
+    drops = sum(s.drops for s in run.sockets)
+    replays = [(m.pk, replay_match(m)) for m in Match.objects.filter(pk__in=all_matches)
+               .exclude(state=None)]
+    bad_replays = [(pk, r) for pk, r in replays if not r["ok"]]
+    finished = Match.objects.filter(pk__in=all_matches, status=Match.FINISHED).count()
+    errors = len(run.errors) + len(socket_errors) + len(bad_replays)
+
+    rate = len(run.posts) / seconds
+    p50, p99 = median(run.posts), percentile(run.posts, 99)
+    live50, live99 = median(live_ms), percentile(live_ms, 99)
+    context = (f"{matches} tables ({', '.join(GAMES)} alternately, 2 players each), {seconds:.0f} s; "
+               f"sockets opened in {run.ramp_seconds:.0f} s ({len(run.retries)} handshakes retried) before the clock "
+               f"started; sockets drained for {run.drain_seconds:.0f} s after the stop; {len(all_matches)} matches played, {finished} finished; {commits} actions committed, "
+               f"{run.stale} refused as stale (409, the other player moved first); "
+               f"Daphne used {daphne_cpu:.0%} of a core, the clients {client_cpu:.0%}; event-loop lag p50 "
+               f"{median(run.lag) or 0:.0f} ms, p99 {percentile(run.lag, 99) or 0:.0f} ms")
+    lost = superseded + never
+    return [
+        Figure("load_actions_per_s", round(rate, 1), "actions/s", note=context,
+               detail={"matches": len(all_matches), "finished": finished, "daphne_cpu": daphne_cpu,
+                       "client_cpu": client_cpu, "lag_p50_ms": median(run.lag), "stale": run.stale,
+                       "ramp_seconds": run.ramp_seconds, "handshake_retries": run.retries[:20],
+                       "lag_p99_ms": percentile(run.lag, 99)}),
+        Figure("load_action_p50_ms", round(p50, 1) if p50 else None, "ms",
+               note="POST /api/matches/<id>/actions under the load, client side"),
+        Figure("load_action_p99_ms", round(p99, 1) if p99 else None, "ms"),
+        Figure("load_errors", errors, "errors", "0", errors == 0,
+               note=f"{len(run.errors)} failed requests, {len(socket_errors)} socket errors ({drops} sockets "
+                    f"dropped by the server and reconnected), "
+                    f"{len(bad_replays)} of {len(replays)} logs that do not replay to their snapshot",
+               detail={"requests": run.errors[:20], "sockets": socket_errors[:20],
+                       "replays": [f"{pk}: {r}" for pk, r in bad_replays[:20]]}),
+        Figure("load_lost_updates", lost, "versions", "0", lost == 0,
+               compared_with=f"{commits} versions committed by the clients",
+               note=f"{delivered} delivered exactly, {superseded} superseded (a later version reached the "
+                    f"other socket, that one never did), {never} never (nothing at or after it arrived)",
+               detail={"delivered": delivered, "superseded": superseded, "never": never,
+                       "never_examples": missing[:20]}),
+        Figure("load_duplicate_updates", duplicates, "messages", "0", duplicates == 0,
+               note=f"of {sum(len(s.messages) for s in run.sockets)} socket messages"),
+        Figure("live_p50_ms", round(live50, 1) if live50 is not None else None, "ms",
+               note=f"commit (POST response at the client) to the other player's socket; {len(live_ms)} "
+                    f"updates; negative when the socket was faster than the HTTP response"),
+        Figure("live_p99_ms", round(live99, 1) if live99 is not None else None, "ms",
+               f"<= 2 × action p99", live99 is not None and p99 is not None and live99 <= 2 * p99,
+               baseline=round(p99, 1) if p99 else None,
+               compared_with="p99 ms of the POSTs in the same load (load_action_p99_ms)"),
+    ]
+
