@@ -9,7 +9,7 @@ from django.utils.html import format_html
 
 from games import services
 from games.errors import ServiceError
-from games.models import ActionLog, Match, Seat
+from games.models import ActionLog, ChatMessage, Match, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -142,6 +142,32 @@ class SeatAdmin(admin.ModelAdmin):
     list_filter = ("is_absent", "match__game")
     search_fields = ("user__username", "match__id")
     readonly_fields = ("match", "number", "user", "colour", "consecutive_timeouts", "time_bank_left", "is_absent")
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("match", "user", "text", "created_at", "hidden")
+    list_filter = ("hidden",)
+    search_fields = ("text", "user__username", "match__id")
+    readonly_fields = ("match", "user", "text", "created_at")
+    actions = ["hide", "unhide"]
+
+    @admin.action(description="Hide the selected messages")
+    def hide(self, request, queryset):
+        from games.history import chat_hide
+
+        for message in queryset:
+            chat_hide(message_id=message.pk, hidden=True)
+
+    @admin.action(description="Show the selected messages again")
+    def unhide(self, request, queryset):
+        from games.history import chat_hide
+
+        for message in queryset:
+            chat_hide(message_id=message.pk, hidden=False)
 
     def has_add_permission(self, request):
         return False

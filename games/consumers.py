@@ -42,6 +42,15 @@ class MatchConsumer(WebsocketConsumer):
     def match_changed(self, event):
         self._refresh()
 
+    def match_chat(self, event):
+        try:
+            match = selectors.match_get(match_id=self.match_id)
+        except ServiceError:
+            return
+        user = self.scope.get("user")
+        if selectors.can_chat(match, user):
+            self.send(text_data=panels.render_chat(match, user))
+
     def _refresh(self):
         try:
             match = selectors.match_get(match_id=self.match_id)

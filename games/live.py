@@ -20,3 +20,13 @@ def broadcast(match_id, version) -> None:
         async_to_sync(layer.group_send)(group_name(match_id), {"type": "match.changed", "version": version})
     except Exception:  # the move is committed; browsers catch up when the layer is back
         log.warning("could not broadcast match %s version %s", match_id, version, exc_info=True)
+
+
+def broadcast_chat(match_id) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group_name(match_id), {"type": "match.chat"})
+    except Exception:
+        log.warning("could not broadcast the chat of match %s", match_id, exc_info=True)

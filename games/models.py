@@ -44,6 +44,8 @@ class Match(models.Model):
     next_due_at = models.DateTimeField(null=True, blank=True)
     needs_system = models.BooleanField(default=False)
 
+    # An imported match keeps its players' names from the site it was played on.
+    player_names = models.JSONField(null=True, blank=True)
     standings = models.JSONField(null=True, blank=True)
     finish_reason = models.CharField(max_length=40, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -133,3 +135,19 @@ class ActionLog(models.Model):
         """Admin and record rows (pause, extend, the end) note what happened around the game;
         they are not moves, and a replay skips them."""
         return self.kind in self.ENGINE_KINDS
+
+
+class ChatMessage(models.Model):
+    """A word between the players of a match, kept with it; an admin may hide one."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self):
+        return f"{self.user}: {self.text[:40]}"

@@ -8,7 +8,7 @@ from django.utils import timezone
 from accounts.models import Vacation
 from games import selectors
 from games.engines import get_engine
-from games.models import Match, Seat
+from games.models import ActionLog, Match, Seat
 
 
 def game_template(game: str, name: str):
@@ -42,6 +42,8 @@ def match_context(match: Match, user, *, error: str | None = None) -> dict:
         "my_turn": my_turn,
         "log_lines": selectors.log_lines(match, number) if match.state is not None else [],
         "error": error,
+        "chat": selectors.chat_messages(match, user),
+        "can_chat": selectors.can_chat(match, user),
         "live_template": game_template(match.game, "partials/live.html").template.name,
         "board_template": game_template(match.game, "board.html").template.name,
     }
@@ -54,9 +56,48 @@ def render_live(match: Match, user, *, request=None, error=None) -> str:
                                 request=request)
 
 
+def render_chat(match: Match, user, *, error=None) -> str:
+    with timezone.override(viewer_time_zone(user)):
+        return render_to_string("games/partials/chat.html", {
+            "match": match, "chat": selectors.chat_messages(match, user), "user": user,
+            "can_chat": selectors.can_chat(match, user), "chat_error": error})
+
+
 def viewer_time_zone(user):
     profile = getattr(user, "profile", None) if user is not None and user.is_authenticated else None
     try:
         return zoneinfo.ZoneInfo(profile.time_zone) if profile else timezone.get_current_timezone()
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return timezone.get_current_timezone()
+
+
+def replay_context(match: Match, step: int) -> dict:
+    """The board as it was after `step` moves of a finished match, as a spectator saw it, with
+    the dice of that step and how each follows from the revealed seed."""
+    import hashlib
+
+    from games.replay import replay_states
+
+    engine = get_engine(match.game)
+    total = match.log.filter(kind__in=ActionLog.ENGINE_KINDS).count()
+    step = max(0, min(step, total))
+    before = state = None
+    row = None
+    for index, (row, state) in enumerate(replay_states(match)):
+        if index == step:
+            break
+        before = state
+    draws = []
+    if step and before is not None:
+        for n in range(before.get("draws", 0), state.get("draws", 0)):
+            digest = hashlib.sha256(f"{match.seed}:{n}".encode()).hexdigest()
+            draws.append({"n": n, "digest": digest, "d6": int(digest, 16) % 6 + 1})
+    names = selectors.seat_names(match)
+    events = [{"text": selectors.describe(engine, e, names), "dice": e.get("dice")} for e in (row.events if row else [])]
+    seats = sorted(match.seats.all(), key=lambda s: (s.number is None, s.number))
+    return {"match": match, "engine": engine, "view": engine.view(state, None), "legal": [], "my_turn": False,
+            "seat": None, "seat_number": None, "seats": seats, "names": names,
+            "colours": [s.colour for s in seats], "log_lines": [], "error": None, "replaying": True,
+            "step": step, "total": total, "row": row, "events": events, "draws": draws,
+            "live_template": game_template(match.game, "partials/live.html").template.name,
+            "board_template": game_template(match.game, "board.html").template.name}

@@ -41,8 +41,24 @@ def match_for_viewer(*, match_id, user, invite_code=None) -> Match:
 
 
 def seat_names(match: Match) -> list[str]:
+    if match.player_names:
+        return list(match.player_names)
     seats = sorted((s for s in match.seats.all() if s.number is not None), key=lambda s: s.number)
     return [display_name(s.user) for s in seats]
+
+
+def can_chat(match: Match, user) -> bool:
+    return user is not None and user.is_authenticated and (user.is_staff or seat_of(match, user) is not None)
+
+
+def chat_messages(match: Match, user, limit=50) -> list:
+    """The players' chat, for players and staff only; hidden messages only for staff."""
+    if not can_chat(match, user):
+        return []
+    qs = match.chat.select_related("user__profile")
+    if not user.is_staff:
+        qs = qs.filter(hidden=False)
+    return list(qs.order_by("-created_at", "-id")[:limit])[::-1]
 
 
 def viewer_state(match: Match, seat_number) -> dict | None:

@@ -13,5 +13,9 @@ urlpatterns = [
     path("matches/<int:match_id>/colour/", views.match_colour, name="match_colour"),
     path("matches/<int:match_id>/start/", views.match_start, name="match_start"),
     path("matches/<int:match_id>/verify/", views.match_verify, name="match_verify"),
+    path("matches/<int:match_id>/replay/", views.match_replay, name="match_replay"),
+    path("matches/<int:match_id>/export.json", views.match_export, name="match_export"),
+    path("matches/<int:match_id>/chat/", views.chat_post, name="chat_post"),
+    path("matches/import/", views.match_import, name="match_import"),
     path("games/<str:game>/rules/", views.rules, name="rules"),
 ]

@@ -2,7 +2,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -202,3 +202,73 @@ def rules(request, game):
         return render(request, "games/error.html", {"message": "No such game."}, status=404)
     rules_template = panels.game_template(game, "rules_text.html").template.name
     return render(request, "games/rules.html", {"engine": engine, "game": game, "rules_template": rules_template})
+
+
+def match_replay(request, match_id):
+    """Step through a finished match with the board as it was, and the seed behind every die."""
+    try:
+        match = selectors.match_for_viewer(match_id=match_id, user=request.user)
+    except ServiceError as exc:
+        return _error_page(request, exc)
+    if not match.is_over or not match.seed or match.state is None:
+        return render(request, "games/error.html", {"message": "A match can be replayed once it is over."},
+                      status=403)
+    try:
+        step = int(request.GET.get("step", "0"))
+    except ValueError:
+        step = 0
+    return render(request, "games/replay.html", panels.replay_context(match, step))
+
+
+def match_export(request, match_id):
+    from games.history import match_export as export
+
+    try:
+        match = selectors.match_for_viewer(match_id=match_id, user=request.user)
+        data = export(match)
+    except ServiceError as exc:
+        return _error_page(request, exc)
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="tradewinds-{match.game}-{match.pk}.json"'
+    return response
+
+
+@login_required
+def match_import(request):
+    from games.history import match_import as import_match
+
+    error = None
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        raw = upload.read() if upload else request.POST.get("data", "").encode()
+        try:
+            data = json.loads(raw or b"null")
+            match = import_match(data=data, user=request.user)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            error = "That is not a JSON file."
+        except ServiceError as exc:
+            error = exc.message
+        else:
+            messages.success(request, "Imported: every action replays from the seed.")
+            return redirect("match_replay", match.pk)
+    return render(request, "games/import.html", {"error": error}, status=400 if error else 200)
+
+
+@login_required
+@require_POST
+def chat_post(request, match_id):
+    from games.history import chat_post as post
+
+    try:
+        match = selectors.match_for_viewer(match_id=match_id, user=request.user)
+        post(match=match, user=request.user, text=request.POST.get("text", ""))
+        error, status = None, 200
+    except ServiceError as exc:
+        error, status = exc.message, exc.status
+        if exc.status == 404:
+            return _error_page(request, exc)
+    if request.htmx:
+        return HttpResponse(panels.render_chat(match, request.user, error=error), status=status)
+    if error:
+        messages.error(request, error)
+    return redirect(match)

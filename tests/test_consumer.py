@@ -81,3 +81,19 @@ async def test_a_reconnecting_browser_catches_up():
     html = await communicator.receive_from(timeout=5)
     assert 'data-version="2"' in html and "Your turn" in html
     await communicator.disconnect()
+
+
+async def test_chat_reaches_the_players_live_but_not_spectators():
+    from games.history import chat_post
+
+    match, anna, bo, carl = await sync_to_async(_setup)()
+    bo_socket, _, _ = await _connect(match.pk, bo)
+    await bo_socket.receive_from(timeout=5)
+    watcher, _, _ = await _connect(match.pk, None)
+    await watcher.receive_from(timeout=5)
+    await sync_to_async(chat_post)(match=match, user=anna, text="Ahoy!")
+    html = await bo_socket.receive_from(timeout=5)
+    assert html.startswith('<section id="match-chat"') and "Ahoy!" in html
+    assert await watcher.receive_nothing(timeout=0.5)
+    await bo_socket.disconnect()
+    await watcher.disconnect()

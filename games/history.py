@@ -1,0 +1,107 @@
+"""A match's history: the chat kept with it, the step-by-step replay, and export and import as
+JSON so a match played here can be replayed on another site (and the other way round)."""
+import json
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import live
+from games.bots import bot_user
+from games.engines import IllegalAction, get_engine
+from games.engines.dice import seed_hash
+from games.errors import BadRequest, NotAllowed
+from games.models import ActionLog, ChatMessage, Match, Seat
+from games.selectors import can_chat, seat_names
+
+EXPORT_FORMAT = "tradewinds-match/1"
+MAX_IMPORT_ACTIONS = 100_000
+
+
+def chat_post(*, match: Match, user, text: str) -> ChatMessage:
+    text = (text or "").strip()
+    if not can_chat(match, user):
+        raise NotAllowed("Only the players of this match can write in its chat.")
+    if not text:
+        raise BadRequest("Write something first.")
+    if len(text) > 500:
+        raise BadRequest("A message is at most 500 characters.")
+    message = ChatMessage.objects.create(match=match, user=user, text=text)
+    match_id = match.pk
+    transaction.on_commit(lambda: live.broadcast_chat(match_id))
+    return message
+
+
+def chat_hide(*, message_id, hidden=True) -> None:
+    message = ChatMessage.objects.select_related("match").get(pk=message_id)
+    message.hidden = hidden
+    message.save(update_fields=["hidden"])
+    match_id = message.match_id
+    transaction.on_commit(lambda: live.broadcast_chat(match_id))
+
+
+def match_export(match: Match) -> dict:
+    """Settings, seed and actions: everything another site needs to replay the match."""
+    if not match.is_over or not match.seed:
+        raise NotAllowed("A match can be exported once it is over and its seed revealed.")
+    rows = match.log.filter(kind__in=ActionLog.ENGINE_KINDS).order_by("seq")
+    return {
+        "format": EXPORT_FORMAT, "game": match.game, "rules_version": match.rules_version,
+        "title": str(match), "seats": match.seats_count, "options": match.options,
+        "players": seat_names(match), "seed": match.seed, "seed_hash": match.seed_hash,
+        "started_at": match.started_at.isoformat() if match.started_at else None,
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        "finish_reason": match.finish_reason,
+        "actions": [{"seat": r.seat, "kind": r.kind, "action": r.action} for r in rows],
+    }
+
+
+def match_import(*, data, user) -> Match:
+    """Replay an exported match from its seed; if every action is legal, keep it as a finished,
+    unrated match here, with its replay and verification."""
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise BadRequest(f"This is not a Tradewinds match export ({EXPORT_FORMAT}).")
+    try:
+        engine = get_engine(str(data.get("game")))
+    except LookupError:
+        raise BadRequest(f"This site has no game called {data.get('game')!r}.") from None
+    seed, actions, players = data.get("seed"), data.get("actions"), data.get("players")
+    if not isinstance(seed, str) or not isinstance(actions, list) or not isinstance(players, list):
+        raise BadRequest("The export lacks its seed, players or actions.")
+    if len(actions) > MAX_IMPORT_ACTIONS:
+        raise BadRequest("The export is too long.")
+    if data.get("seed_hash") and seed_hash(seed) != data["seed_hash"]:
+        raise BadRequest("The seed does not match its published hash.")
+    count = len(players)
+    happened = []
+    try:
+        options = engine.check_options(data.get("options") or {}, count)
+        state = engine.new_game(count, seed, options)
+        for number, row in enumerate(actions, 1):
+            if not isinstance(row, dict) or row.get("kind") not in ActionLog.ENGINE_KINDS:
+                raise BadRequest(f"Action {number} is malformed.")
+            state, events = engine.apply(state, row.get("seat"), row.get("action"))
+            state = json.loads(json.dumps(state))
+            happened.append(json.loads(json.dumps(events)))
+    except IllegalAction as exc:
+        raise BadRequest(f"The replay fails: {exc}") from None
+    except (TypeError, ValueError, KeyError) as exc:
+        raise BadRequest(f"The export is malformed: {exc}") from None
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=engine.name, rules_version=str(data.get("rules_version", "")), creator=user,
+            title=f"{str(data.get('title') or engine.title)[:60]} (imported)", options=options,
+            seats_count=count, status=Match.FINISHED, rated=False, seed=seed, seed_hash=seed_hash(seed),
+            state=state, standings=engine.standings(state), finish_reason="imported from another site",
+            started_at=timezone.now(), finished_at=timezone.now(),
+            player_names=[str(p)[:40] for p in players],
+        )
+        for number in range(count):
+            Seat.objects.create(match=match, user=bot_user(100 + number), colour=Seat.COLOURS[number % 8],
+                                number=number, is_bot=True)
+        ActionLog.objects.bulk_create([
+            ActionLog(match=match, seq=seq, seat=row.get("seat"), kind=row["kind"], action=row["action"],
+                      events=events)
+            for seq, (row, events) in enumerate(zip(actions, happened), 1)])
+        match.version = len(actions)
+        match.save(update_fields=["version"])
+    return match
