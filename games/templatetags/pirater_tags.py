@@ -163,182 +163,202 @@ def _name(names, seat) -> str:
         return f"Player {seat + 1}" if isinstance(seat, int) else "Nobody"
 
 
+class Scene:
+    """One viewer's picture of the game: the view on the board's grid."""
+
+    def __init__(self, view: dict, colours, names):
+        self.view, self.colours, self.names = view, colours, names
+        self.board = get_board(view["board"])
+        self.grid = Grid(self.board.height, self.board.width)
+        self.straits = _strait_names(self.board)
+        self.current = view.get("current")
+        self.carried = {t["ship"] for t in view["treasures"] if t["ship"] is not None}
+        self.ships = {s["id"]: s for s in view["ships"]}
+        self.fleets: dict[tuple, list[dict]] = {}  # ships by square: more than one only in Flotilla
+        for ship in view["ships"]:
+            if ship["at"] is not None:
+                self.fleets.setdefault(tuple(ship["at"]), []).append(ship)
+
+    def name(self, at) -> str:
+        return _square_name(self.board, self.grid, self.straits, at[0], at[1])
+
+    def node(self, at) -> int:
+        return self.board.node_of[(at[0], at[1])]
+
+    def fleet_of(self, ship: dict) -> list[dict]:
+        return self.fleets.get(tuple(ship["at"] or ()), [ship])
+
+    def loaded(self, ships) -> bool:
+        return any(s["id"] in self.carried for s in ships)
+
+    def at_risk(self):
+        """P21: the ship the current player loses to a hurricane (nearest home, lowest id)."""
+        if not self.view["options"].get("hurricane") or self.view["phase"] != "roll" or self.current is None:
+            return None
+        dist = self.board.home_distance(tuple(self.view["seats"][self.current]["ports"]))
+        afloat = [s for s in self.view["ships"] if s["seat"] == self.current and s["at"] is not None]
+        return min(afloat, key=lambda s: (dist[self.node(s["at"])], s["id"]))["id"] if afloat else None
+
+    def drawn_ships(self, movers: set) -> list[dict]:
+        """Each seat's ships, one drawing per square (a Flotilla fleet with its size, P28)."""
+        risk, powder = self.at_risk(), self.view.get("powder")
+        by_seat: dict[int, list[dict]] = {}
+        for fleet in self.fleets.values():
+            ids = [s["id"] for s in fleet]
+            by_seat.setdefault(fleet[0]["seat"], []).append({
+                "ids": ids, "count": len(ids), "treasure": self.loaded(fleet), "powder": powder in ids,
+                "risk": risk in ids, "boxes": [self.grid.box(r, c) for r, c in fleet[0]["cells"]],
+            })
+        return [{"colour": _colour(self.colours, seat), "ships": drawn,
+                 "movable": any(i in movers for d in drawn for i in d["ids"])}
+                for seat, drawn in sorted(by_seat.items())]
+
+    def island_treasures(self) -> list[dict]:
+        """Treasures lying on their island (P6, P22), side by side when two share one."""
+        count: dict[int, int] = {}
+        for t in self.view["treasures"]:
+            if t["ship"] is None:
+                count[t["island"]] = count.get(t["island"], 0) + 1
+        out = []
+        for island, n in sorted(count.items()):
+            spot = _drawing(self.board.name)["islands"][island]
+            out += [{"x": spot["cx"] - 4 * n + 8 * k, "y": spot["cy"] - 4} for k in range(n)]
+        return out
+
+    def home_rings(self) -> list[dict]:
+        """Home anchorages ringed in their owners' colours: one path per seat."""
+        rings: dict[int, str] = {}
+        for port in self.view["ports"]:
+            if port.get("seat") is not None:
+                b = self.grid.box(*port["anchorage"])
+                rings[port["seat"]] = rings.get(port["seat"], "") + f"M{b['x'] + 1} {b['y'] + 1}h8v8h-8z"
+        return [{"colour": _colour(self.colours, seat), "d": d} for seat, d in sorted(rings.items())]
+
+    def offered(self, moves: list[dict]) -> list[dict]:
+        """The legal moves worth listing. Splitting a Flotilla fleet (P28) is legal for each of
+        its ships alike; list the fleet's first ship, and another only if the treasure makes
+        it different."""
+        out = []
+        for a in moves:
+            if a.get("split"):
+                ship = self.ships[a["ship"]]
+                lead = self.fleet_of(ship)[0]
+                if lead["id"] != ship["id"] and self.loaded([lead]) == self.loaded([ship]):
+                    continue
+            out.append(a)
+        return out
+
+    def flags(self, a: dict) -> list[str]:
+        """What a move does besides sailing: capture (P15), take or load the treasure (P17,
+        P12), bring it home (P18)."""
+        mover = self.ships[a["ship"]]
+        loaded = self.loaded([mover] if a.get("split") else self.fleet_of(mover))
+        enemy = [s for s in self.fleets.get(tuple(a["to"]), []) if s["seat"] != self.current]
+        out = []
+        if enemy:
+            out.append("capture")
+            if self.loaded(enemy):
+                out.append("takes")
+        on_island = {t["island"] for t in self.view["treasures"] if t["ship"] is None}
+        if not loaded and self.board.anchorage_island.get(self.node(a["to"])) in on_island:
+            out.append("load")
+        homes = {tuple(self.board.ports[p]["anchorage"]) for p in self.view["seats"][self.current]["ports"]}
+        if loaded and tuple(a["to"]) in homes:
+            out.append("win")
+        return out
+
+    def choices(self, moves: list[dict]) -> dict:
+        """Lit target squares, the move list by die and ship, and the die and ship pickers."""
+        targets: dict[tuple, dict] = {}
+        listed: dict[tuple, dict] = {}
+        for a in moves:
+            to, flags = tuple(a["to"]), self.flags(a)
+            target = targets.setdefault(to, {"flags": set(), "boxes": [
+                self.grid.box(r, c) for r, c in self.board.cells[self.node(to)]]})
+            target["flags"].update(flags)
+            ship, split = self.ships[a["ship"]], bool(a.get("split"))
+            group = listed.setdefault((a["die"], a["ship"], split), {
+                "die": a["die"], "from": self.name(ship["at"]), "split": split,
+                "count": 1 if split else len(self.fleet_of(ship)), "items": []})
+            group["items"].append({"action": a, "dir": DIRECTIONS.get(a["direction"], a["direction"]),
+                                   "to": self.name(to), "notes": [FLAG_WORDS[f] for f in flags]})
+        first = moves[0] if moves else {}
+        ships = []
+        for a in moves:
+            if a["ship"] not in [s["id"] for s in ships]:
+                ship = self.ships[a["ship"]]
+                fleet = self.fleet_of(ship)
+                lead = fleet[0]["id"] == ship["id"]
+                ships.append({"id": ship["id"], "square": self.name(ship["at"]), "checked": ship["id"] == first["ship"],
+                              "count": len(fleet) if lead else 1,
+                              "treasure": self.loaded(fleet if lead else [ship])})
+        return {
+            "targets": [{"cls": " ".join(sorted(t["flags"])), "boxes": t["boxes"]} for t in targets.values()],
+            "moves": list(listed.values()), "move_count": len(moves),
+            "die_choices": [{"value": v, "checked": v == first.get("die")}
+                            for v in sorted({a["die"] for a in moves}, reverse=True)],
+            "ship_choices": ships, "split": any(a.get("split") for a in moves),
+        }
+
+    def blast(self, ship_id: int) -> dict:
+        ship = self.ships[ship_id]
+        return {"id": ship_id, "square": self.name(ship["at"]), "owner": _name(self.names, ship["seat"]),
+                "bands": _blast_bands(self.board, self.grid, self.node(ship["at"]))}
+
+    def players(self) -> list[dict]:
+        """Each player's ships in words (squares; a fleet's size), for everyone to read."""
+        out = []
+        for s in self.view["seats"]:
+            own = [x for x in self.view["ships"] if x["seat"] == s["seat"]]
+            squares = []
+            for at, fleet in self.fleets.items():
+                if fleet[0]["seat"] == s["seat"]:
+                    squares.append(self.name(at) + (f" ×{len(fleet)}" if len(fleet) > 1 else "")
+                                   + (" (treasure)" if self.loaded(fleet) else ""))
+            afloat = sum(1 for x in own if x["at"] is not None)
+            out.append({"name": _name(self.names, s["seat"]), "colour": _colour(self.colours, s["seat"]),
+                        "squares": squares, "lost": len(own) - afloat, "out": s.get("out"),
+                        "current": s["seat"] == self.current and self.view["phase"] != "over",
+                        "powder_used": s.get("powder_used")})
+        return out
+
+
 @register.simple_tag
 def pirater_live(view, legal, colours, names, seat_number=None) -> dict | None:
     """Everything the live part draws and offers, from the viewer's view and legal actions."""
     if not view:
         return None
-    board = get_board(view["board"])
-    grid = Grid(board.height, board.width)
-    straits = _strait_names(board)
-    options = view.get("options", {})
-    current = view.get("current")
-    phase = view.get("phase")
+    scene = Scene(view, colours, names)
     legal = list(legal or [])
-
-    def name_of(at) -> str:
-        return _square_name(board, grid, straits, at[0], at[1])
-
-    def node_of(at) -> int:
-        return board.node_of[(at[0], at[1])]
-
-    carried = {t["ship"] for t in view["treasures"] if t["ship"] is not None}
-    ships_by_id = {s["id"]: s for s in view["ships"]}
-
-    # P13/P21: the current player's ship nearest home sinks on three equal dice.
-    risk = None
-    if options.get("hurricane") and phase == "roll" and current is not None:
-        ports = tuple(view["seats"][current]["ports"])
-        dist = board.home_distance(ports)
-        afloat = [s for s in view["ships"] if s["seat"] == current and s["at"] is not None]
-        if afloat:
-            risk = min(afloat, key=lambda s: (dist[node_of(s["at"])], s["id"]))["id"]
-
-    # Ships, one drawing per square: a Flotilla fleet (P28) is one ship with a count.
-    groups: dict[tuple, list[dict]] = {}
-    for ship in view["ships"]:
-        if ship["at"] is not None:
-            groups.setdefault(tuple(ship["at"]), []).append(ship)
-    by_seat: dict[int, list[dict]] = {}
-    for at, fleet in groups.items():
-        lead = fleet[0]
-        ids = [s["id"] for s in fleet]
-        by_seat.setdefault(lead["seat"], []).append({
-            "id": lead["id"], "ids": ids, "seat": lead["seat"], "square": name_of(at), "count": len(fleet),
-            "treasure": any(i in carried for i in ids), "powder": view.get("powder") in ids,
-            "risk": risk in ids, "boxes": [grid.box(r, c) for r, c in lead["cells"]],
-        })
-    movers = {a["ship"] for a in legal if a.get("type") == "move"}
-    ships = [{"seat": seat, "colour": _colour(colours, seat), "ships": drawn,
-              "movable": any(i in movers for d in drawn for i in d["ids"])}
-             for seat, drawn in sorted(by_seat.items())]
-
-    # Treasures still on their island (P6, P22); a second one on the same island sits beside.
-    on_island: dict[int, int] = {}
-    for t in view["treasures"]:
-        if t["ship"] is None:
-            on_island[t["island"]] = on_island.get(t["island"], 0) + 1
-    treasures = []
-    for island, count in sorted(on_island.items()):
-        spot = _drawing(board.name)["islands"][island]
-        for k in range(count):
-            treasures.append({"x": spot["cx"] - 4 * count + 8 * k, "y": spot["cy"] - 4, "island": island})
-
-    wrecks = [dict(grid.box(*w), square=name_of(w)) for w in view.get("wrecks", [])]
-
-    # Home anchorages ringed in their owners' colours: one path per seat.
-    rings: dict[int, list[str]] = {}
-    for port in view["ports"]:
-        if port.get("seat") is not None:
-            b = grid.box(*port["anchorage"])
-            rings.setdefault(port["seat"], []).append(f"M{b['x'] + 1} {b['y'] + 1}h8v8h-8z")
-    homes = [{"colour": _colour(colours, seat), "d": "".join(d)} for seat, d in sorted(rings.items())]
-
-    # The move: targets on the board, the die / ship / direction pickers and the full list.
-    moves = [a for a in legal if a.get("type") == "move"]
-    my_homes = set()
-    if current is not None and 0 <= current < len(view["seats"]):
-        my_homes = {tuple(board.ports[p]["anchorage"]) for p in view["seats"][current]["ports"]}
-    island_treasure = {t["island"] for t in view["treasures"] if t["ship"] is None}
-    targets: dict[tuple, dict] = {}
-    listed: dict[tuple, dict] = {}
-    for a in moves:
-        to = tuple(a["to"])
-        mover = ships_by_id.get(a["ship"], {})
-        mover_fleet = groups.get(tuple(mover.get("at") or ()), [mover])
-        loaded = any(s.get("id") in carried for s in mover_fleet)
-        there = groups.get(to, [])
-        enemy = [s for s in there if s["seat"] != current]
-        flags = []
-        if enemy:
-            flags.append("capture")
-            if any(s["id"] in carried for s in enemy):
-                flags.append("takes")
-        node = node_of(to)
-        if not loaded and board.anchorage_island.get(node) in island_treasure:
-            flags.append("load")
-        if loaded and to in my_homes:
-            flags.append("win")
-        target = targets.setdefault(to, {"sq": f"{to[0]}-{to[1]}", "name": name_of(to), "flags": set(),
-                                          "boxes": [grid.box(r, c) for r, c in board.cells[node]]})
-        target["flags"].update(flags)
-        key = (a["die"], a["ship"], bool(a.get("split")))
-        group = listed.setdefault(key, {"die": a["die"], "ship": a["ship"], "split": bool(a.get("split")),
-                                        "from": name_of(mover.get("at") or to),
-                                        "count": 1 if a.get("split") else len(mover_fleet), "items": []})
-        group["items"].append({"action": a, "dir": DIRECTIONS.get(a["direction"], a["direction"]),
-                               "to": name_of(to),
-                               "notes": [FLAG_WORDS[f] for f in flags]})
-    for target in targets.values():
-        target["cls"] = " ".join(sorted(target["flags"]))
-    die_values = sorted({a["die"] for a in moves}, reverse=True)
-    ship_ids = []
-    for a in moves:
-        if a["ship"] not in ship_ids:
-            ship_ids.append(a["ship"])
-    first = moves[0] if moves else {}
-    die_choices = [{"value": v, "checked": v == first.get("die")} for v in die_values]
-    ship_choices = []
-    for sid in ship_ids:
-        ship = ships_by_id[sid]
-        fleet = groups.get(tuple(ship["at"]), [ship])
-        ship_choices.append({"id": sid, "square": name_of(ship["at"]), "count": len(fleet),
-                             "colour": _colour(colours, ship["seat"]), "checked": sid == first.get("ship"),
-                             "treasure": any(s["id"] in carried for s in fleet)})
-
-    # P24: the powder ship — its choice with each ship's blast area, or the declared one.
-    powder_choices = []
-    if any(a.get("type") == "declare_powder" for a in legal):
-        for a in legal:
-            if a.get("type") == "declare_powder":
-                ship = ships_by_id[a["ship"]]
-                powder_choices.append({"id": a["ship"], "square": name_of(ship["at"]),
-                                       "colour": _colour(colours, ship["seat"]),
-                                       "bands": _blast_bands(board, grid, node_of(ship["at"]))})
-    declared = None
-    if view.get("powder") is not None and ships_by_id.get(view["powder"], {}).get("at"):
-        ship = ships_by_id[view["powder"]]
-        declared = {"id": ship["id"], "square": name_of(ship["at"]), "owner": _name(names, ship["seat"]),
-                    "bands": _blast_bands(board, grid, node_of(ship["at"]))}
-
+    moves = scene.offered([a for a in legal if a.get("type") == "move"])
+    powder = [a["ship"] for a in legal if a.get("type") == "declare_powder"]
+    declared = view.get("powder")
     dice = [{"face": f, "used": u} for f, u in zip(view.get("dice", []), view.get("used", []))]
-    hurricane_roll = bool(options.get("hurricane") and len(dice) >= 3
-                          and max(sum(1 for d in dice if d["face"] == f["face"]) for f in dice) >= 3)
-
-    fleets = []
-    for s in view["seats"]:
-        afloat = [x for x in view["ships"] if x["seat"] == s["seat"] and x["at"] is not None]
-        fleets.append({
-            "seat": s["seat"], "name": _name(names, s["seat"]), "colour": _colour(colours, s["seat"]),
-            "ports": [p["name"] for p in view["ports"] if p.get("seat") == s["seat"]],
-            "squares": [name_of(x["at"]) + (" (treasure)" if x["id"] in carried else "") for x in afloat],
-            "afloat": len(afloat), "lost": sum(1 for x in view["ships"] if x["seat"] == s["seat"]) - len(afloat),
-            "out": s.get("out"), "current": s["seat"] == current and phase != "over",
-            "powder_used": s.get("powder_used"),
-        })
-
+    faces = [d["face"] for d in dice]
+    current = scene.current
     winner = None
-    if phase == "over":
+    if view["phase"] == "over":
         seat = view.get("winner")
-        winner = {"seat": seat, "name": _name(names, seat) if seat is not None else None,
-                  "colour": _colour(colours, seat) if seat is not None else None,
+        winner = {"name": _name(names, seat) if seat is not None else None, "colour": _colour(colours, seat),
                   "how": WIN_WORDS.get(view.get("win"), "won")}
-
-    opening = [{"name": _name(names, e["seat"]), "dice": e["dice"]}
-               for e in view.get("start", []) if e.get("type") == "start_roll"]
+    opening = []
+    if view.get("round") == 1:  # P7: who began, through the first round
+        opening = [{"name": _name(names, e["seat"]), "dice": e["dice"]}
+                   for e in view.get("start", []) if e.get("type") == "start_roll"]
     return {
-        "board": board.name, "viewbox": grid.viewbox, "last_row": grid.last, "ships": ships, "treasures": treasures,
-        "wrecks": wrecks, "homes": homes, "targets": list(targets.values()), "dice": dice,
-        "die_choices": die_choices, "ship_choices": ship_choices,
-        "split": any(a.get("split") for a in moves), "moves": list(listed.values()),
-        "move_count": len(moves),
+        "board": scene.board.name, "viewbox": scene.grid.viewbox, "last_row": scene.grid.last,
+        "ships": scene.drawn_ships({a["ship"] for a in moves}), "treasures": scene.island_treasures(),
+        "wrecks": [scene.grid.box(*w) for w in view.get("wrecks", [])], "homes": scene.home_rings(),
+        **scene.choices(moves),
         "roll": next((a for a in legal if a.get("type") == "roll"), None),
-        "powder_choices": powder_choices, "declared": declared, "hurricane_roll": hurricane_roll,
-        "fleets": fleets, "winner": winner, "phase": phase,
+        "powder_choices": [scene.blast(i) for i in powder],
+        "declared": scene.blast(declared) if declared is not None and scene.ships[declared]["at"] else None,
+        "dice": dice, "hurricane_roll": bool(view["options"].get("hurricane") and faces
+                                             and max(faces.count(f) for f in faces) >= 3),
+        "players": scene.players(), "winner": winner, "phase": view["phase"],
         "current_name": _name(names, current) if current is not None else None,
         "current_colour": _colour(colours, current),
-        "extra": view.get("extra"), "split_turn": view.get("split"), "options": options,
-        "opening": opening if view.get("round") == 1 and view.get("turns", 1) <= len(view["seats"]) else [],
+        "extra": view.get("extra"), "split_turn": view.get("split"), "opening": opening,
     }
 
 
