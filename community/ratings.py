@@ -81,7 +81,8 @@ def _keep_records(match: Match, places: list[Placing], season: str) -> None:
     record = RECORDS.get(match.game)
     if record is None:
         return
-    present = {p.seat: p.user for p in places if not p.absent}
+    # A record is a player's own: not a seat played by timeouts, nor a bot's.
+    present = {p.seat: p.user for p in places if not p.absent and not p.bot}
     entries = {}
     for seat, value in record.find(match):
         if seat in present and value is not None:

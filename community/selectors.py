@@ -39,6 +39,7 @@ class Placing:
     game_rank: int | None  # the place in the game's own standings
     score: object
     absent: bool
+    bot: bool = False
 
 
 def placings(match: Match, seats) -> list[Placing]:
@@ -57,7 +58,8 @@ def placings(match: Match, seats) -> list[Placing]:
         rows.append((key, seat, row, gone))
     keys = [key for key, *_ in rows]
     out = [Placing(seat=seat.number, user=seat.user, rank=1 + sum(1 for k in keys if k < key),
-                   game_rank=row.get("rank"), score=row.get("score"), absent=gone)
+                   game_rank=row.get("rank"), score=row.get("score"), absent=gone,
+                   bot=bool(getattr(seat, "is_bot", False)))
            for key, seat, row, gone in rows]
     return sorted(out, key=lambda p: (p.rank, p.seat))
 
@@ -95,8 +97,10 @@ def game_get(*, game: str):
 
 
 def leaderboard(*, game: str, season: str = ALL_TIME, limit: int = BOARD_SIZE) -> list[Rating]:
-    """The best players by their ordinal (mu − 3σ), among those with enough games."""
-    rows = list(Rating.objects.filter(game=game, season=season, games__gte=min_games())
+    """The best players by their ordinal (mu − 3σ), among those with enough games. Bots are
+    rated (beating a strong bot should count for more than beating a weak one) but their
+    accounts cannot log in, and they are not listed."""
+    rows = list(Rating.objects.filter(game=game, season=season, games__gte=min_games(), user__is_active=True)
                 .select_related("user__profile").order_by("-ordinal", "-mu", "user__username")[:limit])
     for position, rating in enumerate(rows, 1):
         rating.position = position
@@ -198,7 +202,7 @@ def player_current(*, user, viewer) -> list[Match]:
 def frequent_opponents(*, user, viewer, limit: int = 8) -> list[dict]:
     """Who the player met most in finished matches, for links to the head-to-head."""
     shared = visible_matches(viewer).filter(status=Match.FINISHED, seats__user=user).values("pk")
-    rows = (Seat.objects.filter(match__in=shared).exclude(user=user).values("user")
+    rows = (Seat.objects.filter(match__in=shared, user__is_active=True).exclude(user=user).values("user")
             .annotate(n=Count("match", distinct=True)).order_by("-n", "user")[:limit])
     counts = {row["user"]: row["n"] for row in rows}
     users = get_user_model().objects.filter(pk__in=counts).select_related("profile")

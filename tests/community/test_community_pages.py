@@ -232,3 +232,17 @@ def test_pages_keep_to_the_sites_layout_for_phones(client, player, path):
     body = client.get(path).content.decode()
     assert 'name="viewport"' in body and "css/community.css" in body
     assert "<table" not in body or 'class="table-scroll"' in body
+
+
+def test_bots_are_rated_but_not_listed_nor_holding_records(player, client, settings):
+    settings.LEADERBOARD_MIN_GAMES = 1
+    match = services.match_create(creator=player, game="race", seats=2, bot_seats=1, options={"finish": 200})
+    state = Match.objects.get(pk=match.pk).state
+    state["positions"] = [5, 40]
+    Match.objects.filter(pk=match.pk).update(state=state)
+    services.match_finish(match_id=match.pk, reason="ended by an admin")
+    ratings.match_finished(match_id=match.pk)
+    bot = Seat.objects.get(match=match, is_bot=True).user
+    assert Rating.objects.get(user=bot, season=ALL_TIME).ordinal > Rating.objects.get(user=player, season=ALL_TIME).ordinal
+    body = client.get(reverse("leaderboard", args=["race"])).content.decode()
+    assert board_names(body) == ["Anna"]
