@@ -124,3 +124,34 @@ def test_the_rules_page_summarises_the_rules_and_the_nine_variants(client):
                     "Opposing Realms", "Headwind Realm", "Flotilla"):
         assert f"<dt>{variant}" in page
     assert "Trade winds" in page and "Straits" in page
+
+
+def test_the_treasure_ship_is_marked_on_the_board_and_in_words(pirater_match, outsider):
+    """P12: once loaded, the treasure rides on its ship, not on the island."""
+    state = pirater_match.state
+    ship = state["ships"][0]
+    pirater_match.state = {**state, "treasures": [{"id": 0, "island": 0, "ship": ship["id"]}]}
+    pirater_match.save(update_fields=["state"])
+    page = client_for(outsider).get(pirater_match.get_absolute_url()).content.decode()
+    pieces = pieces_svg(page)
+    assert pieces.count('href="#pt-coin-s"') == 1 and 'href="#pt-coin"' not in pieces
+    assert "<strong>Anna</strong>: C1 (treasure), B2, C2" in page
+
+
+def test_a_capture_is_marked_on_its_square_and_its_button(pirater_match, player, opponent):
+    """P15: a legal move that ends on an enemy ship is flagged as a capture."""
+    current = pirater_match.state["current"]
+    mover = player if pirater_match.seats.get(user=player).number == current else opponent
+    client = client_for(mover)
+    client.post(reverse("match_action", args=[pirater_match.pk]), {"action": '{"type":"roll"}'})
+    pirater_match.refresh_from_db()
+    if pirater_match.state["phase"] != "move":
+        pytest.skip("the roll could not be used")
+    move = ENGINE.legal_actions(pirater_match.state, current)[0]
+    enemy = next(s for s in pirater_match.state["ships"] if s["seat"] != current)
+    ships = [dict(s, at=move["to"]) if s["id"] == enemy["id"] else s for s in pirater_match.state["ships"]]
+    pirater_match.state = {**pirater_match.state, "ships": ships}
+    pirater_match.save(update_fields=["state"])
+    page = client.get(pirater_match.get_absolute_url()).content.decode()
+    assert '<use class="capture" href="#pt-sq"' in pieces_svg(page)
+    assert "<em>captures</em>" in page

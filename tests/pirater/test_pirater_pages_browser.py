@@ -1,0 +1,110 @@
+"""Pirater in a real Chromium: the player to act rolls, picks a die and a ship, sees their
+squares light up and sails by clicking one; then sails again with the keyboard alone. The other
+player, on a phone 360 px wide, sees it live and needs no sideways scrolling. No page may log a
+JavaScript error. Screenshots land in tests/artifacts/."""
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Match
+from tests.browser.conftest import browser, live_site, people  # noqa: F401  (fixtures)
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.browser
+
+
+def log_in(person, username):
+    person.go("/accounts/login/")
+    person.page.fill("#id_username", username)
+    person.page.fill("#id_password", "pw-" + username * 2)
+    person.page.click("main button[type=submit]")
+    person.page.wait_for_url(person.base + "/")
+
+
+def version_after(page, version):
+    page.wait_for_selector(f'#match-live[data-version="{version}"]')
+
+
+def test_roll_pick_click_a_square_and_sail_by_keyboard_while_a_phone_watches(people):
+    anna_user, bo_user = make_user("anna"), make_user("bo")
+    match = services.match_create(creator=anna_user, game="pirater", seats=2, options={"hurricane": True})
+    services.match_join(match_id=match.pk, user=bo_user)
+    match.refresh_from_db()
+    url = f"/matches/{match.pk}/"
+    first = match.state["current"]
+    names = {s.number: s.user.username for s in match.seats.all()}
+
+    mover = people("pt-" + names[first])
+    watcher = people("pt-" + names[1 - first] + "-phone", viewport={"width": 360, "height": 740})
+    log_in(mover, names[first])
+    log_in(watcher, names[1 - first])
+    watcher.go(url)
+    mover.go(url)
+    page = mover.page
+    assert page.locator(".pt-board .k-trade_wind").count() == 20
+    assert page.locator(".pt-pieces [href='#pt-ship']").count() == 6
+
+    # The pieces' SVG lies exactly on the board's.
+    board, pieces = page.locator(".pt-board").bounding_box(), page.locator(".pt-pieces").bounding_box()
+    for side in ("x", "y", "width", "height"):
+        assert abs(board[side] - pieces[side]) < 1.5, side
+
+    page.click("button:has-text('Roll the dice')")
+    version_after(page, 1)
+    match.refresh_from_db()
+    if match.state["phase"] != "move":
+        pytest.skip("the first roll could not be used (P11)")
+    mover.shot("rolled")
+
+    # The script shows the pickers; the chosen die and ship light their squares only.
+    page.wait_for_selector(".pt-pick input[name=pt-ship]", state="visible")
+    assert page.is_visible(".pt-pick legend:has-text('Die')")
+    lit = page.locator(".pt-ts > use:not(.off)")
+    assert lit.count() >= 1
+    assert page.locator(".pt-list p:visible").count() == 1
+    lit.first.click()
+    version_after(page, 2)
+    mover.shot("sailed-by-click")
+    match.refresh_from_db()
+    assert "sailed" in page.inner_text(".log")
+
+    # The watcher's phone got the move over the socket.
+    watcher.page.wait_for_selector(f'#match-live[data-version="{match.version}"]', timeout=10000)
+    assert "sailed" in watcher.page.inner_text(".log")
+    assert watcher.page.evaluate("document.documentElement.scrollWidth") <= 360
+    watcher.shot("watching")
+
+    # Second die by keyboard: focus the die picker, move through it, Tab to a move, Enter.
+    if match.state["phase"] == "move" and match.state["current"] == first:
+        page.focus(".pt-pick input[name=pt-die]:checked")
+        page.keyboard.press("Tab")   # to the ship picker
+        focused = page.evaluate("document.activeElement.name")
+        assert focused == "pt-ship"
+        page.focus(".pt-list p:visible button")
+        page.keyboard.press("Enter")
+        version_after(page, match.version + 1)
+        mover.shot("sailed-by-keyboard")
+
+    assert mover.errors == [] and watcher.errors == []
+    assert Match.objects.get(pk=match.pk).status == Match.RUNNING
+
+
+def test_the_finished_page_and_the_rules_page_have_no_script_errors(people):
+    anna_user, bo_user = make_user("anna"), make_user("bo")
+    match = services.match_create(creator=anna_user, game="pirater", seats=2, options={"flotilla": True})
+    services.match_join(match_id=match.pk, user=bo_user)
+    match.refresh_from_db()
+    state = match.state
+    match.state = {**state, "phase": "over", "winner": 0, "win": "treasure", "dice": [], "used": []}
+    match.status = Match.FINISHED
+    match.save()
+    phone = people("pt-finished-phone", viewport={"width": 360, "height": 740})
+    log_in(phone, "bo")
+    phone.go(f"/matches/{match.pk}/")
+    phone.page.wait_for_selector(".pt-winner")
+    assert "brought the treasure home and wins!" in phone.page.inner_text(".pt-winner")
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.shot("finished")
+    phone.go(reverse("rules", args=["pirater"]))
+    assert phone.page.locator("dt").count() == 9
+    assert phone.errors == []
