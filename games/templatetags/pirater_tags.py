@@ -68,6 +68,8 @@ def _board_name(options) -> str:
 
 @lru_cache(maxsize=4)
 def _drawing(name: str) -> dict:
+    """The static board: every square but land (the background), the islands' labels, the
+    ports, the strait pairs, the coordinates and the counts the legend states."""
     board = get_board(name)
     grid = Grid(board.height, board.width)
     straits = _strait_names(board)
@@ -96,22 +98,22 @@ def _drawing(name: str) -> dict:
     for port in board.ports:
         town, anchorage = grid.box(*port["town"]), grid.box(*port["anchorage"])
         short = "".join(w[0] for w in port["name"].replace("upper ", "").replace("lower ", "").split("-")).upper()
-        ports.append({"id": port["id"], "name": port["name"], "short": short, "town": town,
-                      "anchorage": anchorage})
+        ports.append({"name": port["name"], "short": short, "town": town, "anchorage": anchorage})
     col_labels = [{"x": c * UNIT + HALF, "text": LETTERS[c]} for c in range(1, board.width - 1)]
     row_labels = [{"y": grid.box(r, 0)["y"] + HALF, "text": r} for r in range(1, board.height - 1)]
     pairs = [{"label": label, "top": grid.box(0, c), "bottom": grid.box(board.height - 1, c)}
              for c, label in sorted(straits.items())]
+    boards = board.islands  # one island per board (P22 joins two)
     return {
         "name": name, "viewbox": grid.viewbox, "width": grid.width, "height": grid.height,
-        "rows": board.height, "cols": board.width, "cells": cells, "islands": islands,
+        "size": f"{(board.height - 1 - boards) // boards} × {board.width - 2}",
+        "cells": cells, "islands": islands,
         "anchorages": anchor_cells, "ports": ports, "col_labels": col_labels, "row_labels": row_labels,
         "straits": pairs,
         "counts": {
             "trade_wind": counts.get("trade_wind", 0), "strait": len(pairs),
-            "strait_halves": counts.get("strait", 0), "anchorage": counts.get("anchorage", 0),
-            "island": board.islands, "port": len(board.ports), "passage": counts.get("passage", 0),
-            "sea": counts.get("sea", 0),
+            "anchorage": counts.get("anchorage", 0), "island": board.islands, "port": len(board.ports),
+            "passage": counts.get("passage", 0),
         },
     }
 
