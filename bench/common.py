@@ -82,8 +82,10 @@ def machine() -> dict:
 def env(redis: bool) -> dict:
     """The environment of a server process: the bench database, and Redis when asked."""
     out = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+    # Mail (turn notices) is kept in memory: the bench's players have no inboxes.
     out.update(DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=DATABASE_URL, DEBUG="0",
-               LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1")
+               LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1",
+               EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")
     if redis:
         out["REDIS_URL"] = REDIS_URL
     return out

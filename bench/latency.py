@@ -14,7 +14,7 @@ import time
 from bench.common import Figure, make_users, median, percentile, start_match
 from bench.players import choose
 
-SAMPLES = 100
+SAMPLES = 80
 GAMES = {"fuldrigger": {"rounds": 0, "start_cash": 1000}, "pirater": {}}
 TARGET = 3
 

@@ -28,6 +28,7 @@ import random
 import re
 import resource
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 from bench.common import PASSWORD, Figure, make_users, median, percentile, start_match
@@ -39,7 +40,8 @@ USERS = 8  # logins cost a deliberate third of a second each: a few users, many 
 HTTP_CONNECTIONS = 48  # below PostgreSQL's 100 connections: each request in flight holds one
 HANDSHAKES = 16  # socket handshakes in flight at once
 QUIET = 3.0  # after the clients stop, sockets are closed once no message came for this long
-QUIET_MAX = 20.0
+QUIET_MAX = 15.0
+RAMP_MAX = 60.0  # the clock starts then even if some tables' sockets are not open yet
 TURN_SECONDS = 14 * 24 * 3600
 
 VERSION = re.compile(r'data-version="(\d+)"')
@@ -235,9 +237,9 @@ async def _table(run: Run, http, table: Table) -> None:
             sockets.append(asyncio.create_task(_socket(run, player, match_id, ready)))
         try:
             # Play starts when both sockets show the match, so no version can slip by unwatched.
-            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 60)
+            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), RAMP_MAX)
         except asyncio.TimeoutError:
-            run.error(f"sockets of match {match_id} did not open in 60 s")
+            run.error(f"sockets of match {match_id} did not open in {RAMP_MAX:.0f} s")
         if first:
             first = False
             run.ready_tables += 1
@@ -272,9 +274,10 @@ async def _main(run: Run, tables: list[Table], users: list) -> None:
         lag = asyncio.create_task(_lag(run))
         workers = [asyncio.create_task(_table(run, http, t)) for t in tables]
         ramp = time.perf_counter()
-        while run.ready_tables < len(tables) and time.perf_counter() - ramp < 120:
+        while run.ready_tables < len(tables) and time.perf_counter() - ramp < RAMP_MAX:
             await asyncio.sleep(0.1)
         run.ramp_seconds = time.perf_counter() - ramp
+        run.ready_at_start = run.ready_tables
         cpu = _cpu_seconds(run.daphne_pid), resource.getrusage(resource.RUSAGE_SELF)
         run.started = time.perf_counter()
         run.ended = run.started + run.seconds
@@ -306,6 +309,8 @@ def measure(servers, seconds: float = 60.0, matches: int = 200) -> list[Figure]:
     from games.models import ActionLog, Match
     from games.replay import replay_match
 
+    phases = {}
+    t0 = time.perf_counter()
     users = make_users("load", USERS)
     tokens = {u.pk: ApiToken.issue(u)[1] for u in users}
     pairs = [(users[i], users[i + 1]) for i in range(0, USERS, 2)]
@@ -320,9 +325,14 @@ def measure(servers, seconds: float = 60.0, matches: int = 200) -> list[Figure]:
         assert all(user.pk in by_user for user in pair)
         tables.append(table)
 
+    phases["setup"] = time.perf_counter() - t0
     run = Run(servers.base, seconds)
     run.daphne_pid = servers.procs[0].pid
+    t0 = time.perf_counter()
     asyncio.run(_main(run, tables, users))
+    phases.update(ramp=run.ramp_seconds, play=seconds, drain=run.drain_seconds,
+                  clients_total=time.perf_counter() - t0)
+    t0 = time.perf_counter()
     daphne_cpu, client_cpu = run.daphne_cpu, run.client_cpu
 
     # What each POST committed, from the logs: a move that ended the match also wrote the record.
@@ -372,13 +382,15 @@ def measure(servers, seconds: float = 60.0, matches: int = 200) -> list[Figure]:
     bad_replays = [(pk, r) for pk, r in replays if not r["ok"]]
     finished = Match.objects.filter(pk__in=all_matches, status=Match.FINISHED).count()
     errors = len(run.errors) + len(socket_errors) + len(bad_replays)
+    phases["verify"] = time.perf_counter() - t0
+    kinds = Counter(re.sub(r"\d+", "N", e)[:120] for e in run.errors + socket_errors)
 
     rate = len(run.posts) / seconds
     p50, p99 = median(run.posts), percentile(run.posts, 99)
     live50, live99 = median(live_ms), percentile(live_ms, 99)
     context = (f"{matches} tables ({', '.join(GAMES)} alternately, 2 players each), {seconds:.0f} s; "
-               f"sockets opened in {run.ramp_seconds:.0f} s ({len(run.retries)} handshakes retried) before the clock "
-               f"started; sockets drained for {run.drain_seconds:.0f} s after the stop; {len(all_matches)} matches played, {finished} finished; {commits} actions committed, "
+               f"the sockets of {run.ready_at_start} tables opened in {run.ramp_seconds:.0f} s ({len(run.retries)} "
+               f"handshakes retried) before the clock started; sockets drained for {run.drain_seconds:.0f} s after the stop; {len(all_matches)} matches played, {finished} finished; {commits} actions committed, "
                f"{run.stale} refused as stale (409, the other player moved first); "
                f"Daphne used {daphne_cpu:.0%} of a core, the clients {client_cpu:.0%}; event-loop lag p50 "
                f"{median(run.lag) or 0:.0f} ms, p99 {percentile(run.lag, 99) or 0:.0f} ms")
@@ -388,6 +400,7 @@ def measure(servers, seconds: float = 60.0, matches: int = 200) -> list[Figure]:
                detail={"matches": len(all_matches), "finished": finished, "daphne_cpu": daphne_cpu,
                        "client_cpu": client_cpu, "lag_p50_ms": median(run.lag), "stale": run.stale,
                        "ramp_seconds": run.ramp_seconds, "handshake_retries": run.retries[:20],
+                       "phases_seconds": {k: round(v, 1) for k, v in phases.items()},
                        "lag_p99_ms": percentile(run.lag, 99)}),
         Figure("load_action_p50_ms", round(p50, 1) if p50 else None, "ms",
                note="POST /api/matches/<id>/actions under the load, client side"),
@@ -396,7 +409,8 @@ def measure(servers, seconds: float = 60.0, matches: int = 200) -> list[Figure]:
                note=f"{len(run.errors)} failed requests, {len(socket_errors)} socket errors ({drops} sockets "
                     f"dropped by the server and reconnected), "
                     f"{len(bad_replays)} of {len(replays)} logs that do not replay to their snapshot",
-               detail={"requests": run.errors[:20], "sockets": socket_errors[:20],
+               detail={"by_kind": dict(kinds.most_common()), "requests": run.errors[:20],
+                       "sockets": socket_errors[:20],
                        "replays": [f"{pk}: {r}" for pk, r in bad_replays[:20]]}),
         Figure("load_lost_updates", lost, "versions", "0", lost == 0,
                compared_with=f"{commits} versions committed by the clients",

@@ -13,6 +13,7 @@ import argparse
 import fcntl
 import importlib
 import json
+import os
 import sys
 import tempfile
 import time
@@ -106,6 +107,12 @@ def main(argv=None) -> int:
 
     total = round(time.monotonic() - started, 1)
     info.update(seconds=total, seconds_by_part=timings, finished_at=time.strftime("%Y-%m-%d %H:%M:%S %Z"))
+    info["load_average_at_end"] = os.getloadavg()
+    busy = max(info["load_average"][0], info["load_average_at_end"][0]) > (info["cores"] or 1)
+    if busy:
+        info["busy"] = (f"load average {info['load_average'][0]:.1f} at the start and "
+                        f"{info['load_average_at_end'][0]:.1f} at the end on {info['cores']} cores: other work shares "
+                        f"the machine; absolute times are not comparable between runs")
     results = {"machine": info, "figures": [f.as_json() for f in figures], "failures": failures}
     Path(args.out).write_text(json.dumps(results, indent=2, default=str) + "\n")
     print()
@@ -113,6 +120,8 @@ def main(argv=None) -> int:
     print(f"\n{sum(f.passed is True for f in figures)} pass, {sum(f.passed is False for f in figures)} fail, "
           f"{total:.0f} s on {info['cores']} cores ({info['cpu']}); load average at start "
           f"{', '.join(f'{x:.1f}' for x in info['load_average'])}. Wrote {args.out}")
+    if busy:
+        print(f"Note: {info['busy']}.")
     return 1 if failures else 0
 
 
