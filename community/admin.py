@@ -47,7 +47,7 @@ class RatingAdmin(ReadOnly):
 class RatingEventAdmin(ReadOnly):
     list_display = ("match", "user", "game", "season", "rank", "players", "change_display", "created_at")
     list_filter = ("game", SeasonFilter, "rank")
-    search_fields = ("user__username", "match__title", "=match__id")
+    search_fields = ("user__username", "match__title", "match__id__exact")
     list_select_related = ("match", "user")
     date_hierarchy = "created_at"
 
@@ -63,7 +63,7 @@ class RatingEventAdmin(ReadOnly):
 class RecordEntryAdmin(ReadOnly):
     list_display = ("game", "user", "value", "season", "match", "finished_at")
     list_filter = ("game", SeasonFilter)
-    search_fields = ("user__username", "=match__id")
+    search_fields = ("user__username", "match__id__exact")
     list_select_related = ("match", "user")
 
     def get_queryset(self, request):

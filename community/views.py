@@ -1,6 +1,6 @@
 """Leaderboards and players' pages: read through the selectors, render. Nothing here writes."""
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.cache import patch_vary_headers
 
 from community import selectors
@@ -63,7 +63,10 @@ def head_to_head_pick(request, username):
     other = request.GET.get("opponent", "").strip()
     if not other:
         return redirect("player", username=username)
-    return redirect(reverse("head_to_head", args=[username, other]))
+    try:
+        return redirect(reverse("head_to_head", args=[username, other]))
+    except NoReverseMatch:  # a name no account can have (a slash in it)
+        return _error_page(request, NotFound(f"There is no player called {other!r}."))
 
 
 def head_to_head(request, username, other):

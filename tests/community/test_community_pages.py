@@ -196,6 +196,7 @@ def test_the_compare_form_leads_to_the_head_to_head(player, opponent, client):
     response = client.get(reverse("head_to_head_pick", args=["anna"]), {"opponent": "bo"})
     assert response.status_code == 302 and response.url == reverse("head_to_head", args=["anna", "bo"])
     assert client.get(reverse("head_to_head", args=["anna", "anna"])).status_code == 404
+    assert client.get(reverse("head_to_head_pick", args=["anna"]), {"opponent": "a/b"}).status_code == 404
     body = client.get(reverse("head_to_head", args=["anna", "bo"])).content.decode()
     assert "have not finished a match together yet" in body
 
@@ -219,6 +220,9 @@ def test_admin_lists_ratings_and_events_read_only_with_filters(staff, player, op
         assert client.get(url).status_code == 200
         assert client.get(url, {"game": "race", "season": season}).status_code == 200
         assert client.get(url, {"season": "all-time"}).status_code == 200
+        assert client.get(url, {"q": "anna"}).status_code == 200
+        if model != "rating":
+            assert client.get(url, {"q": "not-a-number"}).status_code == 200
         assert client.get(reverse(f"admin:community_{model}_add")).status_code == 403
     event = RatingEvent.objects.first()
     page = client.get(reverse("admin:community_ratingevent_change", args=[event.pk]))
