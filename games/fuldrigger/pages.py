@@ -85,15 +85,18 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
     movable = set(view.get("can_move", [])) if my_turn and seat == view["turn"]["seat"] else set()
     movable &= {s["id"] for s in mine}
     selected = _selected(view, seat, acts, movable, ships_by_id, query)
+    attack = attacks(view, seat, acts, ships_by_id, seats, query)
+    offer = offers(view, seat, acts, ships_by_id, seats, query)
     return {
+        "query": _chosen_query(selected, attack, offer),
         "viewbox": world_map.chart()["viewbox"],
         "pieces": pieces(view, seats, movable, selected),
         "turn": turn(view, seats, acts),
         "fleet": fleet(view, seat, acts, mine, movable),
         "sail": selected,
         "ports": ports(view, seat, acts, mine, seats),
-        "attacks": attacks(view, seat, acts, ships_by_id, seats, query),
-        "offers": offers(view, seat, acts, ships_by_id, seats, query),
+        "attacks": attack,
+        "offers": offer,
         "players": players(view, seats),
         "chart": fortune_chart(view, seats),
         "final": final(match, seats) if match is not None else [],
@@ -102,6 +105,18 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
         "home": place(view["homes"][seat]) if seat is not None and seat < len(view["homes"]) else "",
         "prices": {"ship": SHIP_PRICE, "resale": SHIP_RESALE, "fortress": FORTRESS_PRICE},
     }
+
+
+def _chosen_query(selected, attack, offer) -> str:
+    """What the viewer has chosen (a ship, a square, a target, the offer form) as the query that
+    shows it again; the page's script re-asks for it when a live update would wipe it out."""
+    if selected:
+        return f"sail={selected['ship']}" + (f"&to={selected['to']['id']}" if selected["to"] else "")
+    if attack["chosen"]:
+        return f"attack={attack['chosen']['target']}&defender={attack['chosen']['seat']}"
+    if offer["form"]:
+        return "offer=1"
+    return ""
 
 
 class Legal:
@@ -143,8 +158,8 @@ def _ship_title(ship: dict, seats: Seats) -> str:
 
 
 def _n(value: float) -> str:
-    """A coordinate for SVG: one decimal at most, none when whole."""
-    return f"{value:.1f}".rstrip("0").rstrip(".")
+    """A coordinate for a piece: whole units are precise enough, and every byte is sent often."""
+    return str(round(value))
 
 
 def pieces(view: dict, seats: Seats, movable: set, selected: dict | None) -> dict:

@@ -200,6 +200,12 @@
     else location.href = url;
   }
 
+  // Links inside an SVG are focusable, but Enter does not click them everywhere: make it so.
+  document.addEventListener("keydown", function (evt) {
+    var link = evt.key === "Enter" && evt.target.closest && evt.target.closest("#fd-pieces a");
+    if (link) { evt.preventDefault(); link.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true})); }
+  });
+
   document.addEventListener("click", function (evt) {
     var link = evt.target.closest && evt.target.closest("#fd-pieces a");
     if (link) {
@@ -241,6 +247,77 @@
     if (evt.target.id === "fd-dest") showChoice();
     if (evt.target.name === "a.path" && evt.target.type === "radio") showRoute();
   });
+
+  // The socket sends the live part after every change, and on connecting. A version this page
+  // already shows (the answer to the viewer's own action got here first) is not swapped in again:
+  // that would only reset the focus and wipe what the viewer has chosen — a ship to sail, a
+  // target, the offer form (the live part's data-fd-query). While the viewer's own request is
+  // on its way the socket waits (the answer is at least as new); a newer version asks for the
+  // choice again.
+  var inFlight = new Set(), missed = 0, chosen = null;
+
+  function liveQuery() {
+    var live = document.querySelector(".fd-live[data-fd-query]");
+    return live ? live.getAttribute("data-fd-query") : null;
+  }
+
+  function shownVersion() {
+    var live = document.getElementById("match-live");
+    return live ? Number(live.getAttribute("data-version")) : -1;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (evt) { inFlight.add(evt.detail.xhr); });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    inFlight.delete(evt.detail.xhr);
+    if (!inFlight.size && missed > shownVersion()) { missed = 0; get("?" + (liveQuery() || "")); }
+    if (!inFlight.size) missed = 0;
+  });
+
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    var version = /data-version="(\d+)"/.exec(evt.detail.message || "");
+    chosen = null;
+    if (!version || !document.querySelector(".fd-live")) return;
+    version = Number(version[1]);
+    if (version <= shownVersion()) { evt.preventDefault(); return; }
+    if (inFlight.size) { evt.preventDefault(); missed = Math.max(missed, version); return; }
+    chosen = liveQuery();
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (chosen && !liveQuery()) get("?" + chosen);
+    chosen = null;
+  });
+
+  // Keyboard users keep their place: when the live part is replaced, the control that had the
+  // focus (the same link, button or field in the new part) gets it back.
+  var focusKey = null;
+
+  function quoted(value) { return '"' + String(value).replace(/["\\]/g, "\\$&") + '"'; }
+
+  function rememberFocus() {
+    var el = document.activeElement;
+    focusKey = null;
+    if (!el || !el.closest || !el.closest("#match-live")) return;
+    var cls = el.getAttribute("class");
+    var tag = el.tagName.toLowerCase() + (cls ? "[class=" + quoted(cls) + "]" : ":not([class])");
+    if (el.id) focusKey = "#" + CSS.escape(el.id);
+    else if (el.getAttribute("href")) focusKey = tag + "[href=" + quoted(el.getAttribute("href")) + "]";
+    else if (el.name && el.value) focusKey = tag + "[name=" + quoted(el.name) + "][value=" + quoted(el.value) + "]";
+  }
+
+  function restoreFocus() {
+    if (!focusKey) return;
+    var key = focusKey;
+    focusKey = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    var el = document.querySelector("#match-live " + key);
+    if (el) el.focus({preventScroll: true});
+  }
+
+  document.addEventListener("htmx:beforeSwap", rememberFocus);
+  document.addEventListener("htmx:afterSettle", restoreFocus);
+  document.addEventListener("htmx:wsBeforeMessage", rememberFocus);
+  document.addEventListener("htmx:wsAfterMessage", restoreFocus);
 
   function onLoad() {
     setUpMap();

@@ -1,0 +1,103 @@
+"""The pure helpers behind the pages: attack odds (F37), effective sale prices (F24, F25, F31,
+price cards), other routes, the chart's projection, and what the live part is made of."""
+from fractions import Fraction
+
+import pytest
+
+from games.engines.fuldrigger import ENGINE, war
+from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.sailing import check_path, reachable
+from games.engines.fuldrigger.state import fresh_turn
+from games.engines.fuldrigger.trade import sale_price
+from games.fuldrigger import pages, world_map
+from games.fuldrigger.odds import TWO_DICE, attack_odds
+from games.fuldrigger.routes import routes
+
+
+def game(players=2):
+    state = ENGINE.new_game(players, "pages-helpers", {"rounds": 0})
+    state["phase"] = "play"
+    state["turn"] = fresh_turn(0)
+    return state
+
+
+@pytest.mark.rule("F37")
+@pytest.mark.parametrize("attackers", [1, 2, 3, 4, 5, 6])
+def test_attack_odds_follow_table_f37_on_two_dice(attackers):
+    expected = {"captured": 0, "draw": 0, "lost": 0}
+    for total, ways in TWO_DICE.items():
+        expected[war.outcome(attackers, total)] += ways
+    assert attack_odds(attackers) == {k: Fraction(v, 36) for k, v in expected.items()}
+    assert sum(attack_odds(attackers).values()) == 1
+
+
+def test_one_attacker_captures_one_time_in_six():
+    """F37: one privateer captures on 10–12 (6 ways of 36) and is lost on 2–5 (10 ways)."""
+    assert attack_odds(1) == {"captured": Fraction(1, 6), "draw": Fraction(20, 36), "lost": Fraction(10, 36)}
+
+
+@pytest.mark.rule("F31")
+def test_effective_sale_prices_equal_the_engines():
+    state = game(3)
+    view = ENGINE.view(state, 0)
+    ports = [(p, g) for p in sorted(WORLD.prices) for g, e in WORLD.prices[p].items() if e["sell"] is not None]
+    for port, good in ports[:40]:
+        for setup in ({}, {"fort": 0}, {"fort": 1}, {"sold": 2}, {"card": True}):
+            state = game(3)
+            if "fort" in setup:
+                state["fortresses"][port] = setup["fort"]
+            if "sold" in setup:
+                state["turn"]["sold"] = {port: {good: setup["sold"]}}
+            if setup.get("card"):
+                state["effects"] = [{"kind": "price", "card": "glut_sugar", "port": None, "good": good, "amount": -20}]
+            view = ENGINE.view(state, 0)
+            assert pages.sale_terms(view, 0, port, good)["price"] == sale_price(state, 0, port, good), (port, good, setup)
+
+
+def test_the_falling_price_counts_only_on_the_sellers_own_turn():
+    state = game(2)
+    port, good = next((p, g) for p in sorted(WORLD.prices) for g, e in WORLD.prices[p].items() if e["sell"])
+    state["turn"]["sold"] = {port: {good: 1}}
+    view = ENGINE.view(state, 1)
+    assert pages.sale_terms(view, 1, port, good)["price"] == WORLD.prices[port][good]["sell"]
+
+
+@pytest.mark.parametrize("start, total", [("london", 12), ("cape_town", 15), ("havana", 9), ("batavia", 18)])
+def test_other_routes_are_legal_paths_to_the_same_square(start, total):
+    for dest, path in reachable(start, total).items():
+        found = routes(start, dest, total, first=list(path))
+        assert found[0] == list(path) and len(found) == len({tuple(r) for r in found}) <= 4
+        for route in found:
+            assert check_path(start, route, total)[-1] == dest
+
+
+def test_the_chart_places_every_node_inside_the_map():
+    chart = world_map.chart()
+    assert set(chart["positions"]) == set(WORLD.nodes)
+    for x, y in chart["positions"].values():
+        assert 0 <= x <= chart["width"] and 0 <= y <= chart["height"]
+    assert len(chart["ports"]) == len(WORLD.ports)
+    assert len(chart["hazards"]) == sum(1 for d in WORLD.nodes.values() if d.get("hazard")) + 1  # + calm square
+
+
+def test_a_path_across_the_date_line_is_drawn_in_two_pieces():
+    crossing = next((a, b) for a in WORLD.nodes for b in WORLD.adjacency[a]
+                    if abs(WORLD.nodes[a]["lon"] - WORLD.nodes[b]["lon"]) > 180)
+    assert len(world_map.polyline(list(crossing))) == 2
+
+
+def test_the_live_part_shows_a_spectator_no_private_choice():
+    state = game(2)
+    view = ENGINE.view(state, None)
+    live = pages.live(view=view, seat=None, legal=[], my_turn=False, names=["Anna", "Bo"], colours=["red", "blue"],
+                      query={"sail": "1", "offer": "1"})
+    assert live["sail"] is None and live["fleet"] == [] and live["ports"] == [] and live["offers"]["form"] is None
+    assert len(live["pieces"]["ships"]) == len(state["ships"]) and live["query"] == ""
+
+
+def test_a_chosen_ship_that_cannot_move_is_ignored():
+    state = game(2)
+    view = ENGINE.view(state, 0)                         # not rolled: nothing may move
+    live = pages.live(view=view, seat=0, legal=ENGINE.legal_actions(state, 0), my_turn=True,
+                      names=["Anna", "Bo"], colours=["red", "blue"], query={"sail": "1"})
+    assert live["sail"] is None and live["query"] == ""
