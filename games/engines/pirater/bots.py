@@ -7,8 +7,10 @@ choices. `best_action` plans the whole roll and weighs the danger to its ships (
 from __future__ import annotations
 
 import random
+from collections import Counter
 from functools import lru_cache
-from itertools import product
+from itertools import combinations_with_replacement
+from math import factorial
 
 from games.engines.pirater.board import DIRECTION_NAMES, get_board
 from games.engines.pirater.rules import (
@@ -75,6 +77,7 @@ TREASURE = 1000.0          # holding a treasure
 TURN = 110.0               # a turn more to bring it home
 SHIP = 150.0               # a ship afloat (P16, P19: the last ships decide a game too)
 RACE = 150.0               # a turn nearer an island anchorage while the treasure lies there
+SPREAD = 25.0              # a turn nearer the island for each ship without the treasure
 HUNT = 25.0                # a square nearer an enemy treasure ship's way home
 LOAD = 400.0               # the chance that an opponent loads the treasure in his next turn
 LOAD_US = 400.0            # the chance that we load it in our next turn
@@ -128,9 +131,10 @@ def _plan_score(state, ctx, foes, pos, values, memo, seen, depth) -> float:
     key = (pos.key(), values)
     if key in seen:
         return seen[key]
-    moves = _legal(ctx, pos, values, memo) if values and depth < 2 else []
+    deep = depth < 2 and len(values) + depth <= 2       # two moves ahead with two dice
+    moves = _legal(ctx, pos, values, memo) if values and deep else []
     if not moves:
-        score = _score(state, ctx, foes, pos)
+        score = _score(state, ctx, foes, pos, seen)
     else:
         score = -INF
         for v, moved in moves:
@@ -189,21 +193,22 @@ def _turns_to(board_name: str, targets: tuple, ports: tuple | None = None,
     turns = [0.0 if n in goal else 99.0 for n in range(size)]
     near = [min(col) for col in zip(*(board.distances_from(t) for t in targets))]
     order = sorted((n for n in range(size) if n not in goal), key=lambda n: (near[n], n))
+    pairs = [(a, b) for a in range(1, 7) for b in range(1, 7)]
     for _ in range(20):
-        one = [[min((turns[x] for x in moves[m][v]), default=INF) for v in range(7)]
-               for m in range(size)]
+        # after[m][b]: the best of stopping on m or sailing on from it with die b.
+        after = []
+        for m in range(size):
+            here = turns[m]
+            after.append([min(here, min((turns[x] for x in moves[m][v]), default=INF))
+                          for v in range(7)])
         change = 0.0
         for n in order:
-            best = [[INF] * 7 for _ in range(7)]      # best[a][b]: die a first, then maybe b
+            best = [[INF] * 7]                    # best[a][b]: die a first, then maybe b
             for a in FACES:
-                row = best[a]
-                for m in moves[n][a]:
-                    here, then = turns[m], one[m]
-                    for b in FACES:
-                        v = then[b] if then[b] < here else here
-                        if v < row[b]:
-                            row[b] = v
-            options = sorted(min(best[a][b], best[b][a]) for a in FACES for b in FACES)
+                landing = [after[m] for m in moves[n][a]]
+                best.append(list(map(min, *landing)) if len(landing) > 1
+                            else landing[0] if landing else [INF] * 7)
+            options = sorted(min(best[a][b], best[b][a]) for a, b in pairs)
             # E = 1 + sum over the 36 rolls of min(E, best option)/36: solve for E.
             value, total = turns[n], 0.0
             for k, option in enumerate(options, 1):
@@ -216,7 +221,7 @@ def _turns_to(board_name: str, targets: tuple, ports: tuple | None = None,
                     break
             change = max(change, abs(value - turns[n]))
             turns[n] = value
-        if change < 0.01:
+        if change < 0.05:
             break
     return tuple(turns)
 
@@ -263,16 +268,20 @@ def _lines(board_name: str) -> _Lines:
 @lru_cache(maxsize=8192)
 def _chance(single: frozenset, double: frozenset, dice: int) -> float:
     """The chance that a roll of `dice` dice shows a value in `single`, or two of them, in
-    order, make a pair in `double`."""
+    either order of play, make a pair in `double`."""
     if not single and not double:
         return 0.0
-    hits = 0
-    for roll in product(FACES, repeat=dice):
-        if any(f in single for f in roll) or any(
-                (roll[i], roll[j]) in double
-                for i in range(dice) for j in range(dice) if i != j):
-            hits += 1
-    return hits / 6 ** dice
+    others = [f for f in FACES if f not in single]
+    misses = 0
+    for faces in combinations_with_replacement(others, dice):
+        counts = Counter(faces)
+        if any((a, b) in double for a in counts for b in counts if a != b or counts[a] > 1):
+            continue
+        ways = factorial(dice)
+        for c in counts.values():
+            ways //= factorial(c)
+        misses += ways
+    return 1.0 - misses / 6 ** dice
 
 
 def _pairs(lines, occ: dict, wrecks, targets, movers, side: set, dist=None, strict=False):
@@ -340,8 +349,10 @@ def _danger(lines, pos: Position, target: int, foes: list[Context], dice: int) -
     return 1.0 - safe
 
 
-def _score(state: dict, ctx: Context, foes: list[Context], pos: Position) -> float:
-    """How good `pos` is for ctx.seat with the opponents to move (see the notes above)."""
+def _score(state: dict, ctx: Context, foes: list[Context], pos: Position, cache: dict) -> float:
+    """How good `pos` is for ctx.seat with the opponents to move (see the notes above).
+    `cache` keeps, for this decision, the opponents' chances to load, which depend on where
+    their ships are and hardly on ours."""
     board = ctx.board
     lines = _lines(board.name)
     dice = state["dice_per_roll"]
@@ -362,10 +373,15 @@ def _score(state: dict, ctx: Context, foes: list[Context], pos: Position) -> flo
             ours = min((near[pos.at[s]] for s in loose), default=6.0)
             others = min(near[pos.at[s]] for s in theirs)
             score += RACE * (min(others, 6.0) - min(ours, 6.0))
+            # The other ships follow: near the island they are ready to race or to hunt.
+            score -= SPREAD * sum(min(near[pos.at[s]], 6.0) for s in loose)
             first = 1.0
             for foe in foes:
-                first *= 1.0 - _reach(lines, pos, anchorages, foe, dice,
-                                      [s for s in foe.own if s not in carriers])
+                racers = [s for s in foe.own if s not in carriers]
+                key = ("load", treasure, tuple(pos.at[s] for s in racers))
+                if key not in cache:
+                    cache[key] = _reach(lines, pos, anchorages, foe, dice, racers)
+                first *= 1.0 - cache[key]
             score -= LOAD * (1.0 - first)
             score += LOAD_US * first * _reach(lines, pos, anchorages, ctx, dice, loose)
             # Ships in line with the anchorages can take the treasure from whoever loads it.
@@ -385,8 +401,9 @@ def _score(state: dict, ctx: Context, foes: list[Context], pos: Position) -> flo
             hunters = [s for s in mine if s not in carriers]
             if hunters:
                 # Waiting on its way home beats chasing it from behind.
-                score -= HUNT * min(around[pos.at[s]] + (3 if foe.dist[pos.at[s]] > foe.dist[node]
-                                                         else 0) for s in hunters)
+                gaps = sorted(around[pos.at[s]] + (3 if foe.dist[pos.at[s]] > foe.dist[node] else 0)
+                              for s in hunters)
+                score -= HUNT * (gaps[0] + 0.3 * sum(gaps[1:]))
                 ahead = _ahead(board.name, node, tuple(sorted(foe.homes)))
                 score += COVER * _cover(lines, hunters, pos, ahead)
     last = len(mine) == 1           # P19: losing the last ship loses the game
@@ -408,12 +425,12 @@ def _cover(lines, ships, pos: Position, squares: frozenset) -> float:
 
 @lru_cache(maxsize=4096)
 def _ahead(board_name: str, node: int, homes: tuple) -> frozenset:
-    """Where a treasure ship at `node` may stop in its next turn: nearer home (P13), at most
-    two dice away."""
+    """Where a treasure ship at `node` may stop in its next turn short of home: nearer home
+    (P13), at most two dice away."""
     board = get_board(board_name)
     dist = board.home_distance(tuple(p["id"] for p in board.ports if p["node"] in homes))
     around = board.distances_from(node)
-    return frozenset(m for m in range(board.size) if dist[m] < dist[node] and around[m] <= 12)
+    return frozenset(m for m in range(board.size) if 0 < dist[m] < dist[node] and around[m] <= 12)
 
 
 @lru_cache(maxsize=None)
