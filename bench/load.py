@@ -29,6 +29,7 @@ import re
 import resource
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from bench.common import PASSWORD, Figure, make_users, median, percentile, start_match
@@ -36,7 +37,7 @@ from bench.players import alogin, choose
 
 GAMES = ("fuldrigger", "pirater")
 OPTIONS = {"fuldrigger": {"rounds": 40, "isthmus": True}, "pirater": {}}
-USERS = 8  # logins cost a deliberate third of a second each: a few users, many tabs
+USERS = 4  # logins cost a deliberate third of a second each: a few users, many tabs
 HTTP_CONNECTIONS = 48  # below PostgreSQL's 100 connections: each request in flight holds one
 HANDSHAKES = 16  # socket handshakes in flight at once
 QUIET = 3.0  # after the clients stop, sockets are closed once no message came for this long
@@ -264,10 +265,11 @@ async def _main(run: Run, tables: list[Table], users: list) -> None:
 
     limits = httpx.Limits(max_connections=HTTP_CONNECTIONS, max_keepalive_connections=HTTP_CONNECTIONS)
     async with httpx.AsyncClient(base_url=run.base, timeout=60, limits=limits) as http:
-        cookies = {}
-        for user in users:
+        async def login(user):
             async with httpx.AsyncClient(base_url=run.base, timeout=60) as browser:
-                cookies[user.pk] = await alogin(browser, user.username, PASSWORD)
+                return user.pk, await alogin(browser, user.username, PASSWORD)
+
+        cookies = dict(await asyncio.gather(*(login(user) for user in users)))
         for table in tables:
             for player in table.players:
                 player.cookie = cookies[player.seat_user.pk]
@@ -314,16 +316,21 @@ def measure(servers, seconds: float = 60.0, matches: int = 200) -> list[Figure]:
     users = make_users("load", USERS)
     tokens = {u.pk: ApiToken.issue(u)[1] for u in users}
     pairs = [(users[i], users[i + 1]) for i in range(0, USERS, 2)]
-    tables = []
-    for number in range(matches):
-        game = GAMES[number % len(GAMES)]
-        pair = pairs[number % len(pairs)]
-        match = start_match(game, list(pair), OPTIONS[game])
-        table = Table(number, game, match.pk)
-        by_user = {s.user_id: s for s in match.seats.all()}
-        table.players = [Player(table, user, tokens[user.pk], "") for user in pair]
-        assert all(user.pk in by_user for user in pair)
-        tables.append(table)
+
+    def make_table(number):
+        # A few threads at once: making a match is mostly waiting on the database.
+        from django.db import connection
+
+        try:
+            game, pair = GAMES[number % len(GAMES)], pairs[number % len(pairs)]
+            table = Table(number, game, start_match(game, list(pair), OPTIONS[game]).pk)
+            table.players = [Player(table, user, tokens[user.pk], "") for user in pair]
+            return table
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        tables = list(pool.map(make_table, range(matches)))
 
     phases["setup"] = time.perf_counter() - t0
     run = Run(servers.base, seconds)
@@ -412,6 +419,9 @@ def measure(servers, seconds: float = 60.0, matches: int = 200) -> list[Figure]:
                detail={"by_kind": dict(kinds.most_common()), "requests": run.errors[:20],
                        "sockets": socket_errors[:20],
                        "replays": [f"{pk}: {r}" for pk, r in bad_replays[:20]]}),
+        Figure("load_replay_mismatches", len(bad_replays), "matches", "0", not bad_replays,
+               compared_with=f"{len(replays)} matches replayed from their seeds (games.replay.replay_match)",
+               note="logs that do not replay to their stored state (also counted in load_errors)"),
         Figure("load_lost_updates", lost, "versions", "0", lost == 0,
                compared_with=f"{commits} versions committed by the clients",
                note=f"{delivered} delivered exactly, {superseded} superseded (a later version reached the "
