@@ -96,6 +96,9 @@ def best_action(state: dict, seat: int, rnd: random.Random) -> dict:
         return actions[0]
     legal = {_key(a) for a in actions}
     plans = _plans(state, seat)
+    fortress = _fortress_port(state, seat, plans, legal)
+    if fortress:
+        return {"type": "buy_fortress", "port": fortress}
     for ship in sorted(ships_of(state, seat), key=lambda s: s["id"]):
         plan = plans.get(ship["id"])
         if plan is None:
@@ -109,9 +112,6 @@ def best_action(state: dict, seat: int, rnd: random.Random) -> dict:
     if ("buy_ship",) in legal and _spare_cash(state, seat, plans) >= SHIP_PRICE and \
             _rounds_left(state) >= 8:
         return {"type": "buy_ship"}
-    fortress = _fortress_port(state, seat, plans, legal)
-    if fortress:
-        return {"type": "buy_fortress", "port": fortress}
     turn = state["turn"]
     if turn["total"] is None:
         return {"type": "roll"}
@@ -391,8 +391,9 @@ def _spare_cash(state: dict, seat: int, plans: dict) -> int:
 
 
 def _fortress_port(state: dict, seat: int, plans: dict, legal: set) -> str | None:
-    """With a full fleet and spare cash, a fortress in a port where a ship sells a cargo now
-    (its owner's +10 and the duty others pay, F24, F25)."""
+    """With a full fleet and spare cash, a fortress in a port where a ship is about to sell a
+    cargo (bought first, the sale already fetches the owner's +10, F25; others pay duty there,
+    F24; pirate waters within two squares are harmless to the owner, F19)."""
     if len(ships_of(state, seat)) < MAX_SHIPS or _spare_cash(state, seat, plans) < FORTRESS_PRICE:
         return None
     for ship in sorted(ships_of(state, seat), key=lambda s: s["id"]):
