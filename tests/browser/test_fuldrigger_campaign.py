@@ -1,0 +1,57 @@
+"""A Fuldrigger campaign in two browsers: created and joined through the pages, turns taken
+live, the chance card of each round drawn by the background job and seen by both, and the
+campaign ended by its agreed deadline with the fortune ranking."""
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import ActionLog, Match
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_campaign_from_lobby_to_deadline(people):
+    anna, bo = people("campaign-anna"), people("campaign-bo", viewport={"width": 390, "height": 844})
+    anna.sign_up("anna")
+    bo.sign_up("bo")
+
+    anna.go("/matches/new/?game=fuldrigger")
+    anna.page.fill("#id_title", "The Spice Race")
+    anna.page.fill("#id_seats", "2")
+    anna.page.fill("#id_game_deadline", (timezone.localtime() + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M"))
+    anna.page.click("text=Create match")
+    anna.page.wait_for_selector("text=Change colour")
+
+    bo.go("/lobby/")
+    bo.page.click("text=The Spice Race")
+    bo.page.click("text=Join this match")
+    # The banker's turn opens with a chance card, drawn by the job and shown to both, live.
+    for person in (anna, bo):
+        person.page.wait_for_selector(".fd-card", timeout=15000)
+    anna.shot("first-card")
+    anna.page.click("button:has-text('Roll the dice')")
+    anna.page.wait_for_selector("button:has-text('End the turn')")
+    bo.page.wait_for_selector("text=anna rolled", timeout=10000)
+    anna.page.click("button:has-text('End the turn')")
+    bo.page.wait_for_selector("button:has-text('Roll the dice')", timeout=10000)
+    bo.page.click("button:has-text('Roll the dice')")
+    bo.page.wait_for_selector("button:has-text('End the turn')")
+    bo.page.click("button:has-text('End the turn')")
+    # Round 2: the next card is drawn by the job before anna may act again.
+    anna.page.wait_for_selector("button:has-text('Roll the dice')", timeout=15000)
+    match = Match.objects.get(title="The Spice Race")
+    assert ActionLog.objects.filter(match=match, kind=ActionLog.SYSTEM).count() == 2
+    assert match.state["round"] == 2
+    bo.shot("round-two")
+
+    Match.objects.filter(pk=match.pk).update(game_deadline=timezone.now() + timedelta(seconds=2),
+                                             next_due_at=timezone.now() + timedelta(seconds=2))
+    for person in (anna, bo):
+        person.page.wait_for_selector("text=Final ranking", timeout=15000)
+        person.shot("final")
+    match.refresh_from_db()
+    assert match.status == Match.FINISHED and "deadline" in match.finish_reason
+    assert [row["score"] for row in match.standings] == sorted((row["score"] for row in match.standings), reverse=True)
+    assert anna.errors == [] and bo.errors == []
+    assert bo.page.evaluate("document.documentElement.scrollWidth") <= 391
