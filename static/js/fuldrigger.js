@@ -273,9 +273,16 @@
     if (!inFlight.size) missed = 0;
   });
 
+  function settle() {
+    // A request whose element left the page (a boosted form swapping the body) never reports
+    // its end to the document: forget every request that has finished.
+    inFlight.forEach(function (xhr) { if (xhr.readyState === 4) inFlight.delete(xhr); });
+  }
+
   document.addEventListener("htmx:wsBeforeMessage", function (evt) {
     var version = /data-version="(\d+)"/.exec(evt.detail.message || "");
     chosen = null;
+    settle();
     if (!version || !document.querySelector(".fd-live")) return;
     version = Number(version[1]);
     if (version <= shownVersion()) { evt.preventDefault(); return; }
