@@ -83,7 +83,8 @@ LOAD = 400.0               # the chance that an opponent loads the treasure in h
 LOAD_US = 400.0            # the chance that we load it in our next turn
 HOME = 150.0               # the chance to bring our treasure home in our next turn
 LOSS = 2000.0              # the chance that an opponent brings his home in his next turn
-COVER = 300.0              # in line with where an enemy treasure ship may stop next
+COVER = 300.0              # in line with the anchorages where an opponent may load
+CATCH = 1500.0             # the chance to take an enemy treasure ship where it stops next
 FACES = range(1, 7)
 
 
@@ -169,26 +170,8 @@ def _turns_to(board_name: str, targets: tuple, ports: tuple | None = None,
     `ports`, the ship carries a treasure home to them: no step may take it further away (P13;
     strictly nearer under P26). Value iteration over the 36 rolls, nearest squares first."""
     board = get_board(board_name)
-    lines = _lines(board_name)
-    dist = board.home_distance(ports) if ports is not None else None
-
-    def allowed(start, passed, end):
-        here = start
-        for x in passed + (end,):
-            if dist[x] > dist[here] or (strict and dist[x] == dist[here]):
-                return False
-            here = x
-        return True
-
+    moves = _moves(board_name, ports, strict)
     size = board.size
-    moves = []                                  # moves[n][v]: where die v can take a ship on n
-    for n in range(size):
-        per = [[] for _ in range(7)]
-        for m, entries in lines.forward[n].items():
-            for value, passed in entries:
-                if dist is None or allowed(n, passed, m):
-                    per[value].append(m)
-        moves.append([tuple(p) for p in per])
     goal = set(targets)
     turns = [0.0 if n in goal else 99.0 for n in range(size)]
     near = [min(col) for col in zip(*(board.distances_from(t) for t in targets))]
@@ -226,9 +209,58 @@ def _turns_to(board_name: str, targets: tuple, ports: tuple | None = None,
     return tuple(turns)
 
 
+@lru_cache(maxsize=None)
+def _moves(board_name: str, ports: tuple | None, strict: bool) -> tuple:
+    """moves[n][v]: the squares die v can take a ship on n to, ships ignored; with `ports`,
+    a treasure ship's moves home to them (P13, P26)."""
+    board = get_board(board_name)
+    lines = _lines(board_name)
+    dist = board.home_distance(ports) if ports is not None else None
+
+    def allowed(start, passed, end):
+        here = start
+        for x in passed + (end,):
+            if dist[x] > dist[here] or (strict and dist[x] == dist[here]):
+                return False
+            here = x
+        return True
+
+    moves = []
+    for n in range(board.size):
+        per = [[] for _ in range(7)]
+        for m, entries in lines.forward[n].items():
+            for value, passed in entries:
+                if dist is None or allowed(n, passed, m):
+                    per[value].append(m)
+        moves.append(tuple(tuple(p) for p in per))
+    return tuple(moves)
+
+
+def _home_ports(ctx: Context) -> tuple:
+    return tuple(sorted(p["id"] for p in ctx.board.ports if p["node"] in ctx.homes))
+
+
 def _home_turns(ctx: Context) -> tuple[float, ...]:
-    ports = tuple(sorted(p["id"] for p in ctx.board.ports if p["node"] in ctx.homes))
-    return _turns_to(ctx.board.name, tuple(sorted(ctx.homes)), ports, ctx.strict)
+    return _turns_to(ctx.board.name, tuple(sorted(ctx.homes)), _home_ports(ctx), ctx.strict)
+
+
+@lru_cache(maxsize=4096)
+def _landings(board_name: str, homes: tuple, ports: tuple, strict: bool, node: int) -> tuple:
+    """Where a treasure ship on `node` ends its next turn if, for each roll, it sails to the
+    square with the fewest expected turns home (ships ignored): ((square, chance), ...)."""
+    moves = _moves(board_name, ports, strict)
+    turns = _turns_to(board_name, homes, ports, strict)
+    where: dict[int, float] = {}
+    for a in FACES:
+        for b in FACES:
+            best, best_turns = node, turns[node]
+            for first, second in ((a, b), (b, a)):
+                for m in moves[node][first]:
+                    for x in (m,) + moves[m][second]:
+                        if turns[x] < best_turns:
+                            best, best_turns = x, turns[x]
+            where[best] = where.get(best, 0.0) + 1 / 36
+    return tuple(sorted(where.items()))
 
 
 class _Lines:
@@ -404,8 +436,14 @@ def _score(state: dict, ctx: Context, foes: list[Context], pos: Position, cache:
                 gaps = sorted(around[pos.at[s]] + (3 if foe.dist[pos.at[s]] > foe.dist[node] else 0)
                               for s in hunters)
                 score -= HUNT * (gaps[0] + 0.3 * sum(gaps[1:]))
-                ahead = _ahead(board.name, node, tuple(sorted(foe.homes)))
-                score += COVER * _cover(lines, hunters, pos, ahead)
+                # Our chance to take it where it is likely to stop next.
+                homes = tuple(sorted(foe.homes))
+                catch = 0.0
+                for square, chance in _landings(board.name, homes, _home_ports(foe), foe.strict,
+                                                node):
+                    if square not in foe.homes:
+                        catch += chance * _reach(lines, pos, (square,), ctx, dice, hunters)
+                score += CATCH * catch
     last = len(mine) == 1           # P19: losing the last ship loses the game
     for ship in mine:
         if ship not in carriers:
@@ -421,16 +459,6 @@ def _cover(lines, ships, pos: Position, squares: frozenset) -> float:
     for s in ships:
         covered |= lines.forward[pos.at[s]].keys() & squares
     return len(covered) / len(squares)
-
-
-@lru_cache(maxsize=4096)
-def _ahead(board_name: str, node: int, homes: tuple) -> frozenset:
-    """Where a treasure ship at `node` may stop in its next turn short of home: nearer home
-    (P13), at most two dice away."""
-    board = get_board(board_name)
-    dist = board.home_distance(tuple(p["id"] for p in board.ports if p["node"] in homes))
-    around = board.distances_from(node)
-    return frozenset(m for m in range(board.size) if 0 < dist[m] < dist[node] and around[m] <= 12)
 
 
 @lru_cache(maxsize=None)
