@@ -22,7 +22,7 @@ class Profile(models.Model):
     language = models.CharField(max_length=8, blank=True, choices=[("", "Browser's choice")] + list(settings.LANGUAGES))
     notify_email = models.CharField(max_length=8, choices=NOTIFY_CHOICES, default=NOTIFY_EACH)
     notify_turn = models.BooleanField("Tell me when it is my turn", default=True)
-    reminder_hours = models.CharField("Remind me before a deadline (hours)", max_length=40, default="24,4,1",
+    reminder_hours = models.CharField("Remind me before a deadline (hours)", max_length=40, default="24,4,1", blank=True,
                                       help_text="Comma-separated, e.g. 24,4,1. Empty: no reminders.")
     webhook_url = models.URLField("Webhook URL", max_length=300, blank=True,
                                   help_text="We POST each notification there as JSON, signed with your secret.")
