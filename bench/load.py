@@ -94,7 +94,8 @@ class Run:
         self.go = asyncio.Event()  # the clock starts once every table's sockets are open
         self.closing = asyncio.Event()  # set once the sockets have gone quiet after the stop
         self.last_message = 0.0
-        self.ready_tables = 0
+        self.ready_tables = 0  # tables done opening their first sockets (or given up)
+        self.open_tables = 0  # of those, the tables whose two sockets did open
         self.started = self.ended = float("inf")
 
     def error(self, text: str) -> None:
@@ -241,6 +242,8 @@ async def _table(run: Run, http, table: Table) -> None:
             await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), RAMP_MAX)
         except asyncio.TimeoutError:
             run.error(f"sockets of match {match_id} did not open in {RAMP_MAX:.0f} s")
+        if first and all(p.socket is not None and p.socket.messages for p in table.players):
+            run.open_tables += 1
         if first:
             first = False
             run.ready_tables += 1
@@ -279,7 +282,7 @@ async def _main(run: Run, tables: list[Table], users: list) -> None:
         while run.ready_tables < len(tables) and time.perf_counter() - ramp < RAMP_MAX:
             await asyncio.sleep(0.1)
         run.ramp_seconds = time.perf_counter() - ramp
-        run.ready_at_start = run.ready_tables
+        run.ready_at_start = run.open_tables
         cpu = _cpu_seconds(run.daphne_pid), resource.getrusage(resource.RUSAGE_SELF)
         run.started = time.perf_counter()
         run.ended = run.started + run.seconds
