@@ -109,9 +109,9 @@ def best_action(state: dict, seat: int, rnd: random.Random) -> dict:
             return {"type": "buy_cargo", "ship": ship["id"], "good": plan[2]}
         if ship["privateer"] and ("lay_off_privateer", ship["id"]) in legal:
             return {"type": "lay_off_privateer", "ship": ship["id"]}
-    if ("buy_ship",) in legal and _spare_cash(state, seat, plans) >= SHIP_PRICE and \
-            _rounds_left(state) >= 8:
-        return {"type": "buy_ship"}
+    if ("buy_ship",) in legal and (not ships_of(state, seat) or (
+            _spare_cash(state, seat, plans) >= SHIP_PRICE and _rounds_left(state) >= 8)):
+        return {"type": "buy_ship"}         # a fleet lost to the sea starts again (F3)
     turn = state["turn"]
     if turn["total"] is None:
         return {"type": "roll"}

@@ -207,6 +207,14 @@ def test_spare_cash_buys_a_ship_and_a_full_fleet_a_fortress_where_it_sells():
     assert best_action(state, 0, random.Random(0)) == {"type": "sell_cargo", "ship": seller["id"]}
 
 
+def test_a_player_without_ships_buys_one_with_his_last_hundred():
+    """F3, F20: with no ship left and 100 ducats, the bot buys a ship rather than wait."""
+    state = game(2)
+    clear_ships(state, 0)
+    state["cash"][0] = 100
+    assert best_action(state, 0, random.Random(0)) == {"type": "buy_ship"}
+
+
 def test_the_turn_ends_when_every_ship_has_sailed():
     """F9, F10: after the roll and the moves, the bot ends its turn."""
     state = rolled(game(2), 10)
