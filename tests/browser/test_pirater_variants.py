@@ -1,0 +1,58 @@
+"""Every Pirater variant in the browser: created through the new-match page with bots in the
+other seats, a turn played by clicking, then (the player gone absent, a bot covering) played on
+to its winner, which the page shows live."""
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import Match
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.browser
+
+VARIANTS = [("curse_island", 2), ("hurricane", 2), ("double_board", 5), ("shipwreck", 3), ("powder_ship", 2),
+            ("one_two", 2), ("opposing_realms", 2), ("headwind_realm", 2), ("flotilla", 2)]
+
+
+@pytest.mark.parametrize("variant,seats", VARIANTS, ids=[v for v, _ in VARIANTS])
+def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, seats):
+    make_user("anna")
+    anna = people(f"variant-{variant}")
+    anna.go("/accounts/login/")
+    anna.page.fill("#id_username", "anna")
+    anna.page.fill("#id_password", "pw-annaanna")
+    anna.page.click("main button[type=submit]")
+    anna.page.wait_for_url(anna.base + "/")
+
+    anna.go("/matches/new/?game=pirater")
+    anna.page.fill("#id_title", f"Pirater with {variant}")
+    anna.page.fill("#id_seats", str(seats))
+    anna.page.fill("#id_bot_seats", str(seats - 1))
+    anna.page.check("#id_bots_cover_absence")
+    anna.page.check(f"input[name=opt_{variant}]")
+    anna.page.click("text=Create match")
+    anna.page.wait_for_selector("#match-live .pt-pieces")
+    match = Match.objects.get(title=f"Pirater with {variant}")
+    assert match.status == Match.RUNNING and match.options[variant] is True
+
+    # Bots move at once; when it is anna's turn she rolls and sails by clicking.
+    anna.page.wait_for_selector("button:has-text('Roll the dice')", timeout=15000)
+    anna.page.click("button:has-text('Roll the dice')")
+    anna.page.wait_for_function("document.querySelector('#match-live').dataset.version > 0")
+    moves = anna.page.locator(".pt-moves button, form button[name=action]:not(:has-text('Roll'))")
+    if moves.count():
+        moves.first.click()
+    anna.shot("played")
+
+    # She leaves; the match lets a bot cover for her, and the game runs on to its winner.
+    seat = match.seats.get(user__username="anna")
+    seat.is_absent = True
+    seat.save(update_fields=["is_absent"])
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1),
+                                             next_due_at=timezone.now() - timedelta(seconds=1))
+    anna.page.wait_for_selector(".pt-winner", timeout=60000)
+    anna.shot("won")
+    match.refresh_from_db()
+    assert match.status == Match.FINISHED and match.standings[0]["rank"] == 1
+    assert anna.errors == []
