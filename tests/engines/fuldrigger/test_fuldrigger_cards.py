@@ -43,7 +43,7 @@ def sea_within(port, radius, *, beyond=False):
             continue
         if (dist[node] > radius) if beyond else (1 <= dist[node] <= radius):
             return node
-    pytest.skip(f"no sea square {'beyond' if beyond else 'within'} {radius} of {port}")
+    pytest.fail(f"no sea square {'beyond' if beyond else 'within'} {radius} of {port}")
 
 
 def test_deck_has_28_cards_of_known_effects_on_real_ports_and_goods():
@@ -95,7 +95,7 @@ def test_first_to_reach_port_is_paid_once(card_id):
     port = data["port"]
     seas = [n for n in WORLD.neighbours(port) if not WORLD.is_port(n) and not WORLD.hazard(n)]
     if not seas:
-        pytest.skip(f"no quiet approach to {port}")
+        pytest.fail(f"no quiet approach to {port}")
     sea = seas[0]
     state = game(2)
     put_ship(state, 1, port)                       # already there: does not count
@@ -173,7 +173,7 @@ def test_pirate_raid_takes_cargo_near_pirate_waters():
     """F43 pirate raid: laden merchants on or next to pirate squares roll; 5 or less loses
     the cargo; the F19 protections (privateer, fortress within two squares) hold."""
     data = CARDS["pirate_raid"]
-    node = squares("pirates")[0] if squares("pirates") else pytest.skip("no pirates")
+    node = squares("pirates")[0] if squares("pirates") else pytest.fail("no pirates")
     state = game(2)
     ship = put_ship(state, 0, node, cargo=cargo(GOOD))
     empty = put_ship(state, 1, node)
@@ -262,7 +262,7 @@ def test_letter_of_marque_fits_privateers_anywhere():
 
 def test_convoy_makes_pirate_waters_harmless():
     """F43 convoy: this round pirates attack nobody."""
-    node = squares("pirates")[0] if squares("pirates") else pytest.skip("no pirates")
+    node = squares("pirates")[0] if squares("pirates") else pytest.fail("no pirates")
     state = game(2)
     entry = next(n for n in WORLD.neighbours(node) if not WORLD.is_port(n))
     ship = put_ship(state, 0, entry, cargo=cargo(GOOD))
