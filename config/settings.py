@@ -152,6 +152,9 @@ SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")
 DIGEST_HOUR = int(env("DIGEST_HOUR", "7"))
 REMINDER_HORIZON_HOURS = 14 * 24
 
+# Rated games a player needs before appearing on a leaderboard.
+LEADERBOARD_MIN_GAMES = int(env("LEADERBOARD_MIN_GAMES", "3"))
+
 VACATION_DAYS_PER_YEAR = int(env("VACATION_DAYS_PER_YEAR", "21"))
 
 # Consecutive turn timeouts after which a seat is marked absent and played by timeouts.
