@@ -12,7 +12,7 @@ LOG_LINES = 30
 
 def match_get(*, match_id) -> Match:
     try:
-        return Match.objects.select_related("creator").get(pk=match_id)
+        return Match.objects.select_related("creator").prefetch_related("seats__user__profile").get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise NotFound("No such match.") from None
 

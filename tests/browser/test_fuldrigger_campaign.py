@@ -28,18 +28,18 @@ def test_a_campaign_from_lobby_to_deadline(people):
     bo.page.click("text=Join this match")
     # The banker's turn opens with a chance card, drawn by the job and shown to both, live.
     for person in (anna, bo):
-        person.page.wait_for_selector(".fd-card", timeout=15000)
+        person.page.wait_for_selector(".fd-card", timeout=30000)
     anna.shot("first-card")
     anna.page.click("button:has-text('Roll the dice')")
     anna.page.wait_for_selector("button:has-text('End the turn')")
-    bo.page.wait_for_selector("text=anna rolled", timeout=10000)
+    bo.page.wait_for_selector("text=anna rolled", timeout=20000)
     anna.page.click("button:has-text('End the turn')")
-    bo.page.wait_for_selector("button:has-text('Roll the dice')", timeout=10000)
+    bo.page.wait_for_selector("button:has-text('Roll the dice')", timeout=20000)
     bo.page.click("button:has-text('Roll the dice')")
     bo.page.wait_for_selector("button:has-text('End the turn')")
     bo.page.click("button:has-text('End the turn')")
     # Round 2: the next card is drawn by the job before anna may act again.
-    anna.page.wait_for_selector("button:has-text('Roll the dice')", timeout=15000)
+    anna.page.wait_for_selector("button:has-text('Roll the dice')", timeout=30000)
     match = Match.objects.get(title="The Spice Race")
     assert ActionLog.objects.filter(match=match, kind=ActionLog.SYSTEM).count() == 2
     assert match.state["round"] == 2
@@ -48,7 +48,7 @@ def test_a_campaign_from_lobby_to_deadline(people):
     Match.objects.filter(pk=match.pk).update(game_deadline=timezone.now() + timedelta(seconds=2),
                                              next_due_at=timezone.now() + timedelta(seconds=2))
     for person in (anna, bo):
-        person.page.wait_for_selector("text=Final ranking", timeout=15000)
+        person.page.wait_for_selector("text=Final ranking", timeout=30000)
         person.shot("final")
     match.refresh_from_db()
     assert match.status == Match.FINISHED and "deadline" in match.finish_reason

@@ -33,20 +33,20 @@ def test_two_players_play_live_and_the_deadline_ends_the_match(people):
     bo.page.wait_for_selector("text=Waiting for anna")
     bo.shot("joined")
     # Anna's page learns of the start over the socket, without a reload.
-    anna.page.wait_for_selector("text=Your turn", timeout=10000)
+    anna.page.wait_for_selector("text=Your turn", timeout=20000)
     anna.shot("her-turn")
 
     anna.page.click("button:has-text('roll')")
     anna.page.wait_for_selector("button:has-text('advance')")
-    bo.page.wait_for_selector("text=anna rolled", timeout=10000)  # live on Bo's phone
+    bo.page.wait_for_selector("text=anna rolled", timeout=20000)  # live on Bo's phone
     anna.page.click("button:has-text('advance')")
-    bo.page.wait_for_selector("text=Your turn", timeout=10000)
+    bo.page.wait_for_selector("text=Your turn", timeout=20000)
     bo.shot("his-turn")
     bo.page.click("button:has-text('roll')")
-    anna.page.wait_for_selector("text=bo rolled", timeout=10000)
+    anna.page.wait_for_selector("text=bo rolled", timeout=20000)
     bo.page.keyboard.press("Tab")  # keyboard users reach the actions too
     bo.page.click("button:has-text('stay')")
-    anna.page.wait_for_selector("text=A wind pushed", timeout=10000)  # the system's move, live
+    anna.page.wait_for_selector("text=A wind pushed", timeout=20000)  # the system's move, live
 
     match = Match.objects.get(title="Race to the Cape")
     assert match.version >= 5 and match.status == Match.RUNNING
@@ -54,7 +54,7 @@ def test_two_players_play_live_and_the_deadline_ends_the_match(people):
     Match.objects.filter(pk=match.pk).update(game_deadline=timezone.now() + timedelta(seconds=2),
                                              next_due_at=timezone.now() + timedelta(seconds=2))
     for person in (anna, bo):
-        person.page.wait_for_selector("text=Final standings", timeout=15000)
+        person.page.wait_for_selector("text=Final standings", timeout=30000)
         person.shot("finished")
     match.refresh_from_db()
     assert match.status == Match.FINISHED and "deadline" in match.finish_reason
