@@ -27,7 +27,7 @@ sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != 
 from bench import common  # noqa: E402
 from bench.common import Figure  # noqa: E402
 
-PARTS = ("engines", "queries", "sweep", "latency", "pages", "load")
+PARTS = ("engines", "bots", "queries", "sweep", "latency", "pages", "load")
 
 
 def table(figures: list[Figure]) -> str:
@@ -87,8 +87,9 @@ def main(argv=None) -> int:
         figures.extend(got)
 
     part("engines")
+    part("bots")
 
-    if set(parts) - {"engines"}:
+    if set(parts) - {"engines", "bots"}:
         print("[bench] fresh database, migrations, static files…", flush=True)
         common.fresh_database()
         common.flush_redis()
