@@ -2,6 +2,8 @@
 from the engine's state, which stays the source of truth (change a game through its match)."""
 from django.contrib import admin
 
+from games.admin import ReadOnlyAdmin
+
 from games.engines.fuldrigger.board import WORLD
 from games.fuldrigger.models import Fortress, Ship
 
@@ -52,19 +54,8 @@ class CargoFilter(admin.SimpleListFilter):
         return queryset
 
 
-class ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(Ship)
-class ShipAdmin(ReadOnly):
+class ShipAdmin(ReadOnlyAdmin):
     list_display = ("name", "engine_id", "match", "owner", "owner_seat", "position", "cargo_name",
                     "cargo_paid", "privateer")
     list_filter = (("match", admin.RelatedOnlyFieldListFilter), ("owner", admin.RelatedOnlyFieldListFilter),
@@ -78,7 +69,7 @@ class ShipAdmin(ReadOnly):
 
 
 @admin.register(Fortress)
-class FortressAdmin(ReadOnly):
+class FortressAdmin(ReadOnlyAdmin):
     list_display = ("port_name", "match", "owner", "owner_seat")
     list_filter = (("match", admin.RelatedOnlyFieldListFilter), ("owner", admin.RelatedOnlyFieldListFilter),
                    FortressPortFilter)

@@ -55,8 +55,9 @@ class Seats:
         return "black"
 
 
-def hazards_on(path, known=()) -> list[str]:
-    """The hazards a path enters, in words: "storm (Cape of Good Hope)", "reef C, known"."""
+def hazards_on(path, known=(), privateer=False, forts=()) -> list[str]:
+    """The hazards a path enters, in words: "storm (Cape of Good Hope)", "reef C (…, known:
+    harmless)", pirates noted as harmless for a privateer or near one's own fortress (F18, F19)."""
     out = []
     for node in path:
         hazard = WORLD.hazard(node)
@@ -66,6 +67,8 @@ def hazards_on(path, known=()) -> list[str]:
         if hazard == "reef":
             letter = WORLD.reef_letter(node)
             out.append(f"reef {letter} ({area}{', known: harmless' if letter in known else ''})")
+        elif hazard == "pirates" and (privateer or any(p in forts for p in WORLD.within(node, 2))):
+            out.append(f"pirates ({area}, harmless: {'a privateer' if privateer else 'your fortress near'})")
         else:
             out.append(f"{world_map.HAZARD_NAMES[hazard].lower()} ({area})")
     return out
@@ -74,8 +77,9 @@ def hazards_on(path, known=()) -> list[str]:
 # ---- the whole live part ------------------------------------------------------------------
 
 def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=None, query=None) -> dict:
-    """Everything live.html shows. `query` is the page's GET parameters (a chosen ship: `sail`,
-    and a destination: `to`), absent when the live part is rendered for the socket."""
+    """Everything live.html shows. `query` is the page's GET parameters — what the viewer chose:
+    a ship to sail (`sail`) and a square (`to`), a target (`attack`: square.seat), the offer form
+    (`offer`); absent when the live part is rendered for the socket or after an action."""
     seats = Seats(names, colours)
     query = query or {}
     acts = Legal(legal)
@@ -113,14 +117,15 @@ def _chosen_query(selected, attack, offer) -> str:
     if selected:
         return f"sail={selected['ship']}" + (f"&to={selected['to']['id']}" if selected["to"] else "")
     if attack["chosen"]:
-        return f"attack={attack['chosen']['target']}&defender={attack['chosen']['seat']}"
+        return f"attack={attack['chosen']['key']}"
     if offer["form"]:
         return "offer=1"
     return ""
 
 
 class Legal:
-    """The viewer's legal actions, looked up by type and fields; remembers which were shown."""
+    """The viewer's legal actions, looked up by type and fields. Types the page has no control
+    for (an engine newer than its page) still get a plain button each."""
 
     HANDLED = {"move", "roll", "end_turn", "buy_cargo", "sell_cargo", "buy_ship", "sell_ship", "buy_fortress",
                "fit_privateer", "lay_off_privateer", "isthmus_unload", "isthmus_load", "attack", "offer",
@@ -151,7 +156,7 @@ def _ship_title(ship: dict, seats: Seats) -> str:
         bits.append("privateer")
     cargo = ship["cargo"]
     if cargo:
-        bits.append(f"{good_name(cargo['good']).lower()}, {cargo_text(cargo)['status']}")
+        bits.append(good_name(cargo["good"]).lower())
     if ship.get("calm"):
         bits.append("becalmed")
     return ", ".join(bits)
@@ -198,7 +203,8 @@ def turn(view: dict, seats: Seats, acts: Legal) -> dict:
     effects = []
     for effect in view.get("effects", []):
         data = card(effect["card"])
-        effects.append(f"{data['title']}: {data['text']}")
+        if effect["card"] != (view.get("last_card") or {}).get("id"):      # that one is shown whole
+            effects.append(f"{data['title']}: {data['text']}")
     bounties = []
     for card_id in view.get("bounties", []):
         data = card(card_id)
@@ -230,9 +236,9 @@ def fleet(view: dict, seat, acts: Legal, mine: list, movable: set) -> list[dict]
     for ship in mine:
         number = ship["id"]
         buttons = []
-        for kind, label in (("fit_privateer", "Fit out as a privateer"),
+        for kind, label in (("fit_privateer", "Fit out as privateer"),
                             ("lay_off_privateer", "Lay off: trade again"),
-                            ("sell_ship", f"Sell to the bank ({SHIP_RESALE})")):
+                            ("sell_ship", f"Sell ship ({SHIP_RESALE})")):
             action = acts.first(kind, ship=number)
             if action:
                 buttons.append({"label": label, "action": action})
@@ -255,13 +261,14 @@ def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -
         return None
     ship = ships_by_id[number]
     known = view["known_reefs"][seat] if seat is not None else []
+    forts = {port for port, owner in view["fortresses"].items() if owner == seat}
     moves = [a for a in acts.of("move") if a.get("ship") == number]
     destinations = []
     for action in moves:
         path = action["path"]
         dest = path[-1]
         x, y = world_map.position(dest)
-        danger = hazards_on(path, known)
+        danger = hazards_on(path, known, ship["privateer"], forts)
         destinations.append({
             "id": dest, "name": place(dest), "port": WORLD.is_port(dest), "steps": len(path),
             "hazards": danger, "path": _js(path), "x": x, "y": y,
@@ -274,8 +281,7 @@ def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -
     if to in by_id:
         options = []
         for index, path in enumerate(routes(ship["node"], to, view["turn"]["total"], first=by_id[to])):
-            danger = hazards_on(path, known)
-            via = [place(n) for n in path[:-1] if WORLD.hazard(n) or WORLD.is_port(n)]
+            danger = hazards_on(path, known, ship["privateer"], forts)
             options.append({"index": index, "path": _js(path), "steps": len(path), "hazards": danger,
                             "d": "".join(world_map.polyline([ship["node"], *path])),
                             "label": f"{len(path)} squares" + (f"; {', '.join(danger)}" if danger
@@ -311,6 +317,9 @@ def sale_terms(view: dict, seat: int, port: str, good: str) -> dict | None:
 
 
 def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]:
+    """Each port where the viewer's ships lie: what it sells (price with duty, loads left in the
+    bank, buy buttons), what it buys (what a load fetches now, and why), and the viewer's cargo
+    there (sellable or how far to go, F30)."""
     if seat is None:
         return []
     here: dict[str, list[dict]] = {}
@@ -322,29 +331,33 @@ def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]
         ships = here[port]
         duty_to = trade.duty_owner(view, seat, port)
         duty = DUTY if duty_to is not None else 0
-        rows = []
-        for good, entry in sorted(WORLD.prices.get(port, {}).items(), key=lambda g: good_name(g[0])):
-            row = {"good": good, "name": good_name(good), "mark": entry.get("mark", ""),
-                   "buy": entry["buy"], "cost": None if entry["buy"] is None else entry["buy"] + duty,
-                   "tokens": view["tokens"].get(good, 0), "sale": sale_terms(view, seat, port, good),
-                   "buttons": [], "cargo": []}
-            for ship in ships:
-                action = acts.first("buy_cargo", ship=ship["id"], good=good)
-                if action:
-                    label = "Buy" if len(ships) == 1 else f"Buy for the {ship['name']}"
-                    row["buttons"].append({"label": label, "action": action})
-                cargo = ship["cargo"]
-                if cargo and cargo["good"] == good:
-                    info = cargo_text(cargo)
-                    row["cargo"].append(f"{ship['name']}: {info['status']}")
-                    action = acts.first("sell_cargo", ship=ship["id"])
-                    if action and row["sale"]:
-                        net = row["sale"]["price"] - duty
-                        row["buttons"].append({"label": f"Sell the {ship['name']}'s for {net}", "action": action})
-            rows.append(row)
+        goods = sorted(WORLD.prices.get(port, {}).items(), key=lambda g: good_name(g[0]))
+        sells, buys = [], []
+        for good, entry in goods:
+            if entry["buy"] is not None:
+                empty = [s for s in ships if acts.first("buy_cargo", ship=s["id"], good=good)]
+                sells.append({"name": good_name(good), "cost": entry["buy"] + duty,
+                              "tokens": view["tokens"].get(good, 0),
+                              "buttons": [{"label": "Buy" if len(empty) == 1 else f"Buy for the {s['name']}",
+                                           "action": acts.first("buy_cargo", ship=s["id"], good=good)}
+                                          for s in empty]})
+            terms = sale_terms(view, seat, port, good)
+            if terms:
+                buys.append({"name": good_name(good), **terms})
+        cargo = []
+        for ship in ships:
+            if not ship["cargo"]:
+                continue
+            info = cargo_text(ship["cargo"])
+            terms = sale_terms(view, seat, port, ship["cargo"]["good"])
+            action = acts.first("sell_cargo", ship=ship["id"])
+            cargo.append({"ship": ship["name"], "name": info["name"], "status": info["status"],
+                          "bought_here": terms is not None,
+                          "button": {"label": f"Sell for {terms['price'] - duty}", "action": action}
+                          if action and terms else None})
         fortress = view["fortresses"].get(port)
         out.append({
-            "id": port, "name": place(port), "rows": rows, "duty": duty,
+            "id": port, "name": place(port), "sells": sells, "buys": buys, "cargo": cargo, "duty": duty,
             "duty_to": seats.name(duty_to) if duty_to is not None else "",
             "fortress": seats.name(fortress) if fortress is not None else "",
             "own_fortress": fortress == seat, "embargo": trade.embargoed(view, port),
@@ -382,7 +395,7 @@ def _isthmus(view, seat, acts: Legal, port: str, ships: list, seats: Seats) -> d
 
 def attacks(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, query=None) -> dict:
     """Each square the viewer's privateers can attack (F36), and for the one chosen
-    (?attack=square&defender=seat) who may join, the prize (F38) and the odds (F37)."""
+    (?attack=square.seat) who may join, the prize (F38) and the odds (F37)."""
     query = query or {}
     targets, chosen = [], None
     seen = set()
@@ -396,11 +409,11 @@ def attacks(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, quer
         needed = len(defending) + (1 if fortress else 0)
         joining = [ships_by_id[n] for n in action["ships"] if n in ships_by_id]
         what = [f"the {s['name']}" for s in defending] + (["the fortress"] if fortress else [])
-        entry = {"target": target, "place": place(target), "defender": seats.name(defender),
+        entry = {"key": f"{target}.{defender}", "place": place(target), "defender": seats.name(defender),
                  "seat": defender, "colour": seats.colour(defender), "needed": needed,
                  "what": ", ".join(what), "can_join": len(joining)}
         targets.append(entry)
-        if query.get("attack") == target and str(query.get("defender", "")) == str(defender):
+        if query.get("attack") == f"{target}.{defender}":
             prizes = []
             if fortress and defending:
                 prizes = [{"value": "fortress", "label": f"the fortress in {place(target)}"}] + [

@@ -14,6 +14,7 @@ from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.bots import random_action
 from games.engines.fuldrigger.sailing import check_path
+from games.engines.fuldrigger.state import fresh_turn
 from games.engines.fuldrigger.trade import sale_price
 from games.fuldrigger.pages import DICE_HAZARDS
 from games.fuldrigger.projection import project_match
@@ -27,7 +28,15 @@ def start(users, **options):
         services.match_join(match_id=match.pk, user=user)
     services.system_action_apply(match_id=match.pk)  # the first chance card (on_commit never runs here)
     match.refresh_from_db()
+    change_state(match, calm_start)
     return match
+
+
+def calm_start(state):
+    """Whatever the first chance card did (a tax, scurvy, an embargo), seat 0 plays a plain turn."""
+    players = state["players"]
+    state.update(effects=[], skip=[False] * players, cash=[100] * players, phase="play")
+    state["turn"] = fresh_turn(0)
 
 
 def seat_users(match):
@@ -37,7 +46,7 @@ def seat_users(match):
 def change_state(match, change):
     state = match.state
     change(state)
-    Match.objects.filter(pk=match.pk).update(state=state)
+    Match.objects.filter(pk=match.pk).update(state=state, turn_seats=sorted(ENGINE.to_act(state)))
     match.refresh_from_db()
     project_match(match)
 
@@ -184,8 +193,8 @@ def test_price_notes_show_the_falling_price_and_the_fortress_bonus(match, player
     body = client_for(player).get(match.get_absolute_url()).content.decode()
     panel = body[body.index("In London"):]
     assert "falling price, 1 sold this turn (F31)" in panel and "+10 your fortress (F25)" in panel
-    row = re.search(r"<th>Tea</th><td>[^<]*(?:<small>[^<]*</small>[^<]*)*</td><td>(\d+)", panel)
-    assert int(row.group(1)) == sale_price(match.state, 0, "london", "tea")
+    price = re.search(r"<span>Tea <b>(\d+)</b>", panel)
+    assert int(price.group(1)) == sale_price(match.state, 0, "london", "tea")
 
 
 def test_errors_come_back_as_4xx_with_the_engines_message(match, player, opponent):
@@ -215,8 +224,8 @@ def test_an_attack_shows_the_odds_of_table_f37_before_rolling(match, player):
     match.refresh_from_db()
     client = client_for(player)
     body = client.get(match.get_absolute_url()).content.decode()
-    assert "Odds and attack…" in body and "needs 1" in body
-    body = client.get(match.get_absolute_url() + "?attack=north_sea&defender=1").content.decode()
+    assert "Odds and attack…" in body and '<option value="north_sea.1">' in body and "needs 1" in body
+    body = client.get(match.get_absolute_url() + "?attack=north_sea.1").content.decode()
     odds = re.findall(r"<tr><td>(\d)</td><td>(\d+)%</td><td>(\d+)%</td><td>(\d+)%</td></tr>", body)
     assert odds[0] == ("1", "17", "56", "28")             # capture on 10–12, lose on 2–5
     form = re.search(r"<input type=\"hidden\" name=\"action\" value='([^']*)'", body).group(1)

@@ -109,4 +109,12 @@ def test_sail_by_map_and_by_keyboard_zoom_and_phone(people):
     phone.page.click("[data-zoom=out]")
     phone.page.click("[data-zoom=reset]")
     phone.shot("phone")
+    phone.go("/games/fuldrigger/rules/")
+    phone.page.wait_for_selector("text=Trade war")
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+    services.match_finish(match_id=match.pk, reason="the test ended it")
+    phone.go(url)
+    phone.page.wait_for_selector("text=Final ranking")
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.shot("finished")
     assert phone.errors == []
