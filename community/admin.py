@@ -3,6 +3,8 @@ edited: a hand-changed rating would disagree with its events. They change only t
 `manage.py ratings_rebuild` computes them all again."""
 from django.contrib import admin
 
+from games.admin import ReadOnlyAdmin
+
 from community.models import Rating, RatingEvent, RecordEntry
 
 
@@ -23,19 +25,8 @@ class SeasonFilter(admin.SimpleListFilter):
         return queryset
 
 
-class ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(Rating)
-class RatingAdmin(ReadOnly):
+class RatingAdmin(ReadOnlyAdmin):
     list_display = ("user", "game", "season", "ordinal", "mu", "sigma", "games", "wins", "updated_at")
     list_filter = ("game", SeasonFilter)
     search_fields = ("user__username", "user__profile__display_name")
@@ -44,7 +35,7 @@ class RatingAdmin(ReadOnly):
 
 
 @admin.register(RatingEvent)
-class RatingEventAdmin(ReadOnly):
+class RatingEventAdmin(ReadOnlyAdmin):
     list_display = ("match", "user", "game", "season", "rank", "players", "change_display", "created_at")
     list_filter = ("game", SeasonFilter, "rank")
     search_fields = ("user__username", "match__title", "match__id__exact")
@@ -60,7 +51,7 @@ class RatingEventAdmin(ReadOnly):
 
 
 @admin.register(RecordEntry)
-class RecordEntryAdmin(ReadOnly):
+class RecordEntryAdmin(ReadOnlyAdmin):
     list_display = ("game", "user", "value", "season", "match", "finished_at")
     list_filter = ("game", SeasonFilter)
     search_fields = ("user__username", "match__id__exact")

@@ -12,6 +12,19 @@ from games.errors import ServiceError
 from games.models import ActionLog, ChatMessage, Match, Seat
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """For records written by the games themselves: browse and filter, never edit by hand."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
@@ -116,7 +129,7 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(ActionLog)
-class ActionLogAdmin(admin.ModelAdmin):
+class ActionLogAdmin(ReadOnlyAdmin):
     list_display = ("match", "seq", "kind", "seat", "actor", "action_type", "created_at")
     list_filter = ("kind", "match__game")
     search_fields = ("match__id", "actor__username")
@@ -125,15 +138,6 @@ class ActionLogAdmin(admin.ModelAdmin):
     @admin.display(description="Action")
     def action_type(self, obj):
         return obj.action.get("type")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Seat)
