@@ -20,6 +20,9 @@ class SignupForm(UserCreationForm):
 
 
 class ProfileForm(forms.ModelForm):
+    webhook_url = forms.URLField(required=False, assume_scheme="https", max_length=300, label="Webhook URL",
+                                 help_text="We POST each notification there as JSON, signed with your secret.")
+
     class Meta:
         model = Profile
         fields = ("display_name", "time_zone", "language", "notify_email", "notify_turn", "reminder_hours",

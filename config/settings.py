@@ -109,7 +109,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # a database they can share; one per test run, so two runs side by side don't collide.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-FORMS_URLFIELD_ASSUME_HTTPS = True
 
 REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
