@@ -6,7 +6,7 @@ posted, so this only has to find candidates."""
 from __future__ import annotations
 
 from games.engines.fuldrigger.board import WORLD
-from games.engines.fuldrigger.sailing import WIND
+from games.engines.fuldrigger.sailing import WIND, left_after
 
 MAX_STEPS = 20000
 
@@ -25,12 +25,7 @@ def routes(start: str, dest: str, total: int, limit: int = 4, first: list[str] |
         for nxt in WORLD.adjacency[node]:
             if nxt in seen:
                 continue
-            rest = left - 1
-            hazard = WORLD.hazard(nxt)
-            if hazard == "tailwind":
-                rest += WIND
-            elif hazard == "headwind":
-                rest = max(0, rest - WIND)
+            rest = left_after(left, nxt)
             if nxt == dest:
                 found.append(path + (nxt,))
                 continue

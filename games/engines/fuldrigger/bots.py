@@ -14,7 +14,7 @@ from functools import lru_cache
 from games.engines.base import IllegalAction
 from games.engines.fuldrigger import rules, trade
 from games.engines.fuldrigger.board import WORLD
-from games.engines.fuldrigger.sailing import WIND, check_path, reachable
+from games.engines.fuldrigger.sailing import check_path, left_after, reachable
 from games.engines.fuldrigger.state import (
     DUTY, FORTRESS_PRICE, MAX_SHIPS, MIN_CARRIED, OWNER_BONUS, SHIP_PRICE, effect_on, ships_of,
 )
@@ -440,12 +440,7 @@ def _best_path(state: dict, seat: int, ship: dict, plan: tuple | None, total: in
         for nxt in WORLD.adjacency[node]:
             if nxt in path:
                 continue
-            rest = left - 1
-            hazard = WORLD.hazard(nxt)
-            if hazard == "tailwind":
-                rest += WIND
-            elif hazard == "headwind":
-                rest = max(0, rest - WIND)
+            rest = left_after(left, nxt)
             cost = risk + penalty.get(nxt, 0.0)
             seen = labels.setdefault(nxt, [])
             if any(r <= cost and l >= rest for r, l in seen):

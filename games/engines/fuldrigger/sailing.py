@@ -19,6 +19,17 @@ from games.engines.fuldrigger.state import effect_on, lose_cargo, remove_ship
 WIND = 3  # F13, F14
 
 
+def left_after(left: int, node: str) -> int:
+    """Movement left once a ship with `left` to spend has entered `node`: each square costs
+    one, a tailwind gives three more (F13), a headwind takes three, never below zero (F14)."""
+    hazard = WORLD.hazard(node)
+    if hazard == "tailwind":
+        return left - 1 + WIND
+    if hazard == "headwind":
+        return max(0, left - 1 - WIND)
+    return left - 1
+
+
 def check_path(start: str, path, total: int) -> list[str]:
     """The path as a list of node ids if a ship at `start` may sail it with `total`; else
     IllegalAction saying why."""
@@ -42,12 +53,7 @@ def check_path(start: str, path, total: int) -> list[str]:
             if WORLD.hazard(previous) == "headwind":
                 raise IllegalAction(f"The headwind at {WORLD.name(previous)} ends the move there.")
             raise IllegalAction(f"Too far: the roll allows {total} squares.")
-        remaining -= 1
-        hazard = WORLD.hazard(node)
-        if hazard == "tailwind":
-            remaining += WIND
-        elif hazard == "headwind":
-            remaining = max(0, remaining - WIND)
+        remaining = left_after(remaining, node)
         if WORLD.is_port(node) and index != len(path) - 1:
             raise IllegalAction(f"Entering {WORLD.name(node)} ends the move (F11).")
         seen.add(node)
@@ -72,12 +78,7 @@ def reachable(start: str, total: int) -> dict[str, tuple[str, ...]]:
         for nxt in WORLD.adjacency[node]:
             if nxt == start or nxt in path:
                 continue
-            rest = left - 1
-            hazard = WORLD.hazard(nxt)
-            if hazard == "tailwind":
-                rest += WIND
-            elif hazard == "headwind":
-                rest = max(0, rest - WIND)
+            rest = left_after(left, nxt)
             if nxt in best and rest <= best[nxt]:
                 continue
             best[nxt] = rest
