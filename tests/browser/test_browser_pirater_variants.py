@@ -19,11 +19,7 @@ VARIANTS = [("curse_island", 2), ("hurricane", 2), ("double_board", 5), ("shipwr
 def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, seats):
     make_user("anna")
     anna = people(f"variant-{variant}")
-    anna.go("/accounts/login/")
-    anna.page.fill("#id_username", "anna")
-    anna.page.fill("#id_password", "pw-annaanna")
-    anna.page.click("main button[type=submit]")
-    anna.page.wait_for_url(anna.base + "/")
+    anna.log_in("anna")
 
     anna.go("/matches/new/?game=pirater")
     anna.page.fill("#id_title", f"Pirater with {variant}")
