@@ -84,6 +84,14 @@ class Person:
         self.shots += 1
         self.page.screenshot(path=str(ARTIFACTS / f"{self.name}-{self.shots:02d}-{label}.png"), full_page=True)
 
+    def log_in(self, username, password=None):
+        """Log in a user made by tests.conftest.make_user (whose password follows from the name)."""
+        self.go("/accounts/login/")
+        self.page.fill("#id_username", username)
+        self.page.fill("#id_password", password or "pw-" + username * 2)
+        self.page.click("main button[type=submit]")
+        self.page.wait_for_url(self.base + "/")
+
     def sign_up(self, username):
         self.go("/accounts/signup/")
         self.page.fill("#id_username", username)

@@ -12,14 +12,6 @@ from tests.conftest import make_user
 pytestmark = pytest.mark.browser
 
 
-def log_in(person, username):
-    person.go("/accounts/login/")
-    person.page.fill("#id_username", username)
-    person.page.fill("#id_password", "pw-" + username * 2)
-    person.page.click("button[type=submit]")
-    person.page.wait_for_url(person.base + "/")
-
-
 def ship_node(match_id, ship_id):
     return Match.objects.get(pk=match_id).state["ships"][str(ship_id)]["node"]
 
@@ -37,7 +29,7 @@ def test_sail_by_map_and_by_keyboard_zoom_and_phone(people):
     url = f"/matches/{match.pk}/"
 
     anna = people("fd-anna")
-    log_in(anna, "anna")
+    anna.log_in("anna")
     anna.go(url)
     page = anna.page
     page.wait_for_selector("#fd-pieces use")

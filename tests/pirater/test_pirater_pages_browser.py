@@ -15,14 +15,6 @@ from tests.conftest import make_user
 pytestmark = pytest.mark.browser
 
 
-def log_in(person, username):
-    person.go("/accounts/login/")
-    person.page.fill("#id_username", username)
-    person.page.fill("#id_password", "pw-" + username * 2)
-    person.page.click("main button[type=submit]")
-    person.page.wait_for_url(person.base + "/")
-
-
 def version_after(page, version):
     page.wait_for_selector(f'#match-live[data-version="{version}"]')
 
@@ -46,8 +38,8 @@ def test_roll_pick_click_a_square_and_sail_by_keyboard_while_a_phone_watches(peo
 
     mover = people("pt-" + names[first])
     watcher = people("pt-" + names[1 - first] + "-phone", viewport={"width": 360, "height": 740})
-    log_in(mover, names[first])
-    log_in(watcher, names[1 - first])
+    mover.log_in(names[first])
+    watcher.log_in(names[1 - first])
     watcher.go(url)
     mover.go(url)
     page = mover.page
@@ -108,7 +100,7 @@ def test_the_finished_page_and_the_rules_page_have_no_script_errors(people):
     match.status = Match.FINISHED
     match.save()
     phone = people("pt-finished-phone", viewport={"width": 360, "height": 740})
-    log_in(phone, "bo")
+    phone.log_in("bo")
     phone.go(f"/matches/{match.pk}/")
     phone.page.wait_for_selector(".pt-winner")
     assert "brought the treasure home and wins!" in phone.page.inner_text(".pt-winner")
