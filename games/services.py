@@ -603,5 +603,6 @@ def seat_hand_over(*, match_id, seat_number: int, to_user, actor) -> Seat:
         _admin_log(match, actor, {"type": "admin_hand_seat", "seat": seat_number,
                                   "from": previous.get_username(), "to": to_user.get_username()})
         match.save()
+        projections.project(match)  # the game's own tables name the seat's new player
         _after_commit(match)
     return seat

@@ -145,3 +145,14 @@ def test_projection_writes_only_what_changed(player, opponent):
         project_match(match)
     writes = [q["sql"] for q in one_move if not q["sql"].lstrip().upper().startswith("SELECT")]
     assert len(writes) == 1 and writes[0].lstrip().upper().startswith("UPDATE")
+
+
+def test_a_seat_handed_over_by_an_admin_hands_over_its_fleet_rows(db):
+    """The projection follows an admin's hand-over at once, not at the next move."""
+    users = [make_user(name) for name in ("anna", "bo")]
+    match = start(users)
+    heir = make_user("carl")
+    services.seat_hand_over(match_id=match.pk, seat_number=1, to_user=heir, actor=None)
+    match.refresh_from_db()
+    assert set(Ship.objects.filter(match=match, owner_seat=1).values_list("owner_id", flat=True)) == {heir.pk}
+    assert_rows_match(match)
