@@ -14,41 +14,11 @@ from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.bots import random_action
 from games.engines.fuldrigger.sailing import check_path
-from games.engines.fuldrigger.state import fresh_turn
 from games.engines.fuldrigger.trade import sale_price
 from games.fuldrigger.pages import DICE_HAZARDS
-from games.fuldrigger.projection import project_match
 from games.models import Match
 from tests.conftest import client_for, make_user
-
-
-def start(users, **options):
-    match = services.match_create(creator=users[0], game="fuldrigger", seats=len(users), options=options)
-    for user in users[1:]:
-        services.match_join(match_id=match.pk, user=user)
-    services.system_action_apply(match_id=match.pk)  # the first chance card (on_commit never runs here)
-    match.refresh_from_db()
-    change_state(match, calm_start)
-    return match
-
-
-def calm_start(state):
-    """Whatever the first chance card did (a tax, scurvy, an embargo), seat 0 plays a plain turn."""
-    players = state["players"]
-    state.update(effects=[], skip=[False] * players, cash=[100] * players, phase="play")
-    state["turn"] = fresh_turn(0)
-
-
-def seat_users(match):
-    return {s.number: s.user for s in match.seats.all()}
-
-
-def change_state(match, change):
-    state = match.state
-    change(state)
-    Match.objects.filter(pk=match.pk).update(state=state, turn_seats=sorted(ENGINE.to_act(state)))
-    match.refresh_from_db()
-    project_match(match)
+from tests.fuldrigger.fuldrigger_pages_support import change_state, seat_users, start
 
 
 def buttons(body, kind):
