@@ -1,6 +1,6 @@
 """Every Pirater variant in the browser: created through the new-match page with bots in the
 other seats, a turn played by clicking, then (the player gone absent, a bot covering) played on
-to its winner, which the page shows live."""
+to its end (a winner, or the round limit), which the page shows live with the standings."""
 from datetime import timedelta
 
 import pytest
@@ -25,6 +25,8 @@ def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, 
     anna.page.fill("#id_title", f"Pirater with {variant}")
     anna.page.fill("#id_seats", str(seats))
     anna.page.fill("#id_bot_seats", str(seats - 1))
+    # Wrecks can wall the last ships in for good: the agreed round limit ends such a game too.
+    anna.page.fill("#id_round_limit", "40")
     anna.page.check("#id_bots_cover_absence")
     anna.page.check(f"input[name=opt_{variant}]")
     anna.page.click("text=Create match")
