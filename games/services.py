@@ -434,8 +434,7 @@ def _shift_turns(user, delta) -> None:
         if owner is None or owner.user_id != user.pk or owner.played_by_bot(match):
             continue
         match.turn_deadline = max(match.turn_deadline + delta, timezone.now())
-        due = [d for d in (match.turn_deadline, match.game_deadline) if d]
-        match.next_due_at = min(due)
+        match.next_due_at = _next_due(match)
         match.save(update_fields=["turn_deadline", "next_due_at"])
         _announce(match)
 
@@ -471,8 +470,13 @@ def _schedule(match: Match, engine, now) -> None:
         else:
             match.turn_deadline = None
     match.turn_seats = seats
+    match.next_due_at = _next_due(match)
+
+
+def _next_due(match: Match):
+    """The earliest moment a job must look at the match: its turn's deadline or its own."""
     due = [d for d in (match.turn_deadline if match.turn_seats else None, match.game_deadline) if d]
-    match.next_due_at = min(due) if due else None
+    return min(due) if due else None
 
 
 def _charge_time_bank(match: Match, now) -> None:
@@ -564,8 +568,7 @@ def match_extend(*, match_id, actor, turn_hours: float = 0, game_deadline=None) 
         if len(detail) == 1:
             raise BadRequest("Say how much to extend.")
         _admin_log(match, actor, detail)
-        due = [d for d in (match.turn_deadline if match.turn_seats else None, match.game_deadline) if d]
-        match.next_due_at = min(due) if due and match.status == Match.RUNNING else None
+        match.next_due_at = _next_due(match) if match.status == Match.RUNNING else None
         match.save()
         _after_commit(match)
     return match
