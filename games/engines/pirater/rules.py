@@ -247,6 +247,14 @@ def legal_moves(state: dict) -> list[tuple[int, int, str, bool, int]]:
     return [move for score, move in scored if score == top]
 
 
+def keeps_best_play(ctx: Context, pos: Position, moved: Moved, value: int, values: tuple) -> bool:
+    """Is this move one of legal_moves? Checked without listing them all: a move that uses every
+    die is as good as any, and only a shorter play needs the full search to compare with."""
+    memo: dict = {}
+    mine = score_of(ctx, moved, value, values, memo)
+    return mine == (len(values), values) or mine == best_play(ctx, pos, values, memo)
+
+
 def can_play(state: dict) -> bool:
     """Is any die of the current roll still usable? (Cheaper than listing the moves.)"""
     values = remaining(state)
@@ -499,7 +507,7 @@ def do_move(state: dict, seat: int, action: dict, events: list) -> None:
     moved = try_move(ctx, pos, ship_id, value, direction, split)
     if type(moved) is str:
         raise IllegalAction(moved)
-    if not any(m[:4] == (value, ship_id, direction, split) for m in legal_moves(state)):
+    if not keeps_best_play(ctx, pos, moved, value, remaining(state)):
         raise IllegalAction("Use as many dice as you can, and the larger die when only one of "
                             "them can be used.")
     board = ctx.board

@@ -5,7 +5,7 @@ from the south-east port (anchorage (12, 20), ships 3–5).
 """
 import pytest
 
-from pirater_support import ENGINE, IllegalAction, game, move, moves, only, play, rolled
+from pirater_support import ENGINE, IllegalAction, game, move, moves, only, play, rolled, ships_of
 
 
 def destinations(state, ship, die):
@@ -166,3 +166,51 @@ def test_every_offered_move_lands_where_it_says():
         moved = next(e for e in events if e["type"] == "move")
         assert moved["to"] == action["to"]
         assert after["ships"][action["ship"]]["at"] == action["to"]
+
+
+@pytest.mark.parametrize("options", [{}, {"flotilla": True}, {"shipwreck": True, "one_two": True}])
+def test_apply_accepts_exactly_the_listed_moves(options):
+    """P11 apply checks a move without listing every move; across real positions of random
+    games it accepts every listed move and refuses every other move the ships could make."""
+    import random as _random
+
+    from games.engines.pirater.board import get_board
+    from games.engines.pirater.bots import random_action
+    from games.engines.pirater.rules import DIRECTION_NAMES
+
+    rnd = _random.Random(11)
+    checked, games = 0, 0
+    state = ENGINE.new_game(2, "sailing-check", ENGINE.check_options(options, 2))
+    while checked < 400:
+        if ENGINE.is_over(state):
+            games += 1
+            state = ENGINE.new_game(2, f"sailing-check-{games}", ENGINE.check_options(options, 2))
+        seat = state["current"]
+        if state["phase"] == "move":
+            checked += 1
+            probe = state
+            if checked % 2:
+                # Wrecks strewn about make P11 bite: many rolls then have only some full plays.
+                taken = {tuple(sh["at"]) for sh in state["ships"] if sh["at"]}
+                sea = get_board(state["board"]).node_of
+                free = sorted([list(at) for at in sea if tuple(at) not in taken])
+                probe = dict(state, wrecks=rnd.sample(free, 70))
+            listed = {(a["die"], a["ship"], a["direction"], a.get("split", False))
+                      for a in ENGINE.legal_actions(probe, seat)}
+            for die in set(probe["dice"]):
+                for ship in ships_of(state, seat):
+                    for direction in DIRECTION_NAMES:
+                        for split in ((False, True) if state["options"]["flotilla"] else (False,)):
+                            action = {"type": "move", "die": die, "ship": ship, "direction": direction}
+                            if split:
+                                action["split"] = True
+                            try:
+                                ENGINE.apply(probe, seat, action)
+                                accepted = True
+                            except IllegalAction:
+                                accepted = False
+                            if accepted:
+                                assert (die, ship, direction, split) in listed or state["options"]["flotilla"], action
+                            elif (die, ship, direction, split) in listed:
+                                raise AssertionError(f"listed move refused: {action}")
+        state, _ = ENGINE.apply(state, seat, random_action(state, seat, rnd))
