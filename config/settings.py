@@ -108,6 +108,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, for tests too: racing threads (and the forked browser-test server) need
     # a database they can share; one per test run, so two runs side by side don't collide.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not DATABASES["default"]["CONN_MAX_AGE"]:
+    # A pool of open connections: a request borrows one instead of opening its own (a few ms
+    # each on loopback, more across a network). Sized for Daphne's threads plus the socket
+    # renders; a request waits for a free connection rather than failing when all are out.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(env("DB_POOL_MIN", "0")),
+        "max_size": int(env("DB_POOL_MAX", "20")),
+        "timeout": int(env("DB_POOL_TIMEOUT", "20")),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")

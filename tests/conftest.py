@@ -16,6 +16,23 @@ if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    yield
+    # The PostgreSQL pool keeps connections open, and threads of the tests' servers may still
+    # hold one: end them all so the test database can be dropped.
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            if connection.vendor != "postgresql" or not connection.settings_dict["OPTIONS"].get("pool"):
+                continue
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                               " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+            connection.close_pool()
+
+
 @pytest.fixture(autouse=True)
 def _jobs_in_process(settings):
     # Jobs run where the test can see them; tests of the real worker start one themselves.
