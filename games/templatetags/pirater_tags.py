@@ -2,6 +2,9 @@
 turn's forms offer. Pure helpers over the engine's board data, `engine.view` and the legal
 actions; they decide nothing about the rules.
 
+Words are translated when a page is drawn, never inside the cached board drawing, so each
+viewer reads their own language; the variants' names come from the engine's phrase book.
+
 The SVG's unit is a tenth of a square. Row 0 and the last row are the half-square long sides
 (coast and straits), so they are drawn half as high; a strait's two halves are one square (P4).
 """
@@ -12,9 +15,11 @@ from functools import lru_cache
 
 from django import template
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 
 from games.engines.pirater.board import get_board
 from games.engines.pirater.rules import blast_area
+from games.engines.pirater.view import choice_words, option_words
 
 register = template.Library()
 
@@ -22,12 +27,23 @@ UNIT = 10
 HALF = UNIT // 2
 MARGIN = 6  # room above and left of the grid for the column letters and row numbers
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-DIRECTIONS = {"n": "N", "ne": "NE", "e": "E", "se": "SE", "s": "S", "sw": "SW", "w": "W", "nw": "NW"}
+DIRECTIONS = {"n": pgettext_lazy("compass", "N"), "ne": pgettext_lazy("compass", "NE"),
+              "e": pgettext_lazy("compass", "E"), "se": pgettext_lazy("compass", "SE"),
+              "s": pgettext_lazy("compass", "S"), "sw": pgettext_lazy("compass", "SW"),
+              "w": pgettext_lazy("compass", "W"), "nw": pgettext_lazy("compass", "NW")}
+CORNERS = {"north-west": "nw", "north-east": "ne", "south-east": "se", "south-west": "sw"}
+CORNER_WORDS = {"north-west": pgettext_lazy("pirater port", "north-west"),
+                "north-east": pgettext_lazy("pirater port", "north-east"),
+                "south-east": pgettext_lazy("pirater port", "south-east"),
+                "south-west": pgettext_lazy("pirater port", "south-west")}
+BOARD_HALVES = {"upper": pgettext_lazy("pirater port", "upper %(corner)s"),
+                "lower": pgettext_lazy("pirater port", "lower %(corner)s")}
 MAX_BLAST = 6  # P24: the lower die is the radius, so at most 6
 
-FLAG_WORDS = {"capture": "captures", "takes": "takes the treasure", "load": "loads the treasure",
-              "win": "home: wins"}
-WIN_WORDS = {"treasure": "brought the treasure home", "last_ships": "sank the last of the other ships"}
+FLAG_WORDS = {"capture": pgettext_lazy("pirater move", "captures"),
+              "takes": pgettext_lazy("pirater move", "takes the treasure"),
+              "load": pgettext_lazy("pirater move", "loads the treasure"),
+              "win": pgettext_lazy("pirater move", "home: wins")}
 VARIANT_NAMES = ("curse_island", "hurricane", "double_board", "shipwreck", "powder_ship", "one_two",
                  "opposing_realms", "headwind_realm", "flotilla")
 
@@ -58,7 +74,7 @@ def _strait_names(board) -> dict[int, str]:
 
 def _square_name(board, grid: Grid, straits: dict, row: int, col: int) -> str:
     if board.kind.get((row, col)) == "strait":
-        return f"strait {straits[col]}"
+        return pgettext("pirater", "strait %(label)s") % {"label": straits[col]}
     return grid.square(row, col)
 
 
@@ -80,7 +96,7 @@ def _drawing(name: str) -> dict:
         if kind == "land":
             continue  # the land is the background
         box = grid.box(r, c)
-        item = dict(box, kind=kind, name=_square_name(board, grid, straits, r, c))
+        item = dict(box, kind=kind, name=grid.square(r, c))  # the template names a strait
         if kind == "strait":
             item["label"] = straits[c]
             item["side"] = "top" if r == 0 else "bottom"
@@ -97,8 +113,7 @@ def _drawing(name: str) -> dict:
     ports = []
     for port in board.ports:
         town, anchorage = grid.box(*port["town"]), grid.box(*port["anchorage"])
-        short = "".join(w[0] for w in port["name"].replace("upper ", "").replace("lower ", "").split("-")).upper()
-        ports.append({"name": port["name"], "short": short, "town": town, "anchorage": anchorage})
+        ports.append({"name": port["name"], "town": town, "anchorage": anchorage})
     col_labels = [{"x": c * UNIT + HALF, "text": LETTERS[c]} for c in range(1, board.width - 1)]
     row_labels = [{"y": grid.box(r, 0)["y"] + HALF, "text": r} for r in range(1, board.height - 1)]
     pairs = [{"label": label, "top": grid.box(0, c), "bottom": grid.box(board.height - 1, c)}
@@ -162,7 +177,9 @@ def _name(names, seat) -> str:
     try:
         return names[seat]
     except (IndexError, TypeError):
-        return f"Player {seat + 1}" if isinstance(seat, int) else "Nobody"
+        if isinstance(seat, int):
+            return gettext("Player %(number)s") % {"number": seat + 1}
+        return gettext("Nobody")
 
 
 class Scene:
@@ -316,7 +333,7 @@ class Scene:
             for at, fleet in self.fleets.items():
                 if fleet[0]["seat"] == s["seat"]:
                     squares.append(self.name(at) + (f" ×{len(fleet)}" if len(fleet) > 1 else "")
-                                   + (" (treasure)" if self.loaded(fleet) else ""))
+                                   + (" " + pgettext("pirater", "(treasure)") if self.loaded(fleet) else ""))
             afloat = sum(1 for x in own if x["at"] is not None)
             out.append({"name": _name(self.names, s["seat"]), "colour": _colour(self.colours, s["seat"]),
                         "squares": squares, "lost": len(own) - afloat, "out": s.get("out"),
@@ -342,7 +359,7 @@ def pirater_live(view, legal, colours, names, seat_number=None) -> dict | None:
     if view["phase"] == "over":
         seat = view.get("winner")
         winner = {"name": _name(names, seat) if seat is not None else None, "colour": _colour(colours, seat),
-                  "how": WIN_WORDS.get(view.get("win"), "won")}
+                  "how": view.get("win")}  # the template words each way of winning
     opening = []
     if view.get("round") == 1:  # P7: who began, through the first round
         opening = [{"name": _name(names, e["seat"]), "dice": e["dice"]}
@@ -366,11 +383,31 @@ def pirater_live(view, legal, colours, names, seat_number=None) -> dict | None:
 
 @register.filter
 def pt_words(value) -> str:
-    """An option value such as "one_each" in words."""
-    return str(value).replace("_", " ")
+    """An option value such as "one_each" in words, in the page's language."""
+    return choice_words(str(value), get_language())
 
 
 @register.filter
 def pt_variants(options) -> list[str]:
-    """The variant names switched on in these options (for labels)."""
-    return [name for name in VARIANT_NAMES if (options or {}).get(name)]
+    """The names of the variants switched on in these options, in the page's language."""
+    return [option_words(name, get_language())[0] for name in VARIANT_NAMES if (options or {}).get(name)]
+
+
+def _corner(name: str) -> tuple[str, str]:
+    """A port's name ("upper north-west") as its board half ("upper", or "") and corner."""
+    half, _, corner = name.rpartition(" ")
+    return half, corner
+
+
+@register.filter
+def pt_port(name) -> str:
+    """A port's name ("north-west", "upper north-west") in the page's language."""
+    half, corner = _corner(str(name))
+    words = str(CORNER_WORDS.get(corner, corner))
+    return BOARD_HALVES[half] % {"corner": words} if half in BOARD_HALVES else words
+
+
+@register.filter
+def pt_port_short(name) -> str:
+    """A port's label on the board: its corner as a compass point ("NW")."""
+    return str(DIRECTIONS[CORNERS[_corner(str(name))[1]]])

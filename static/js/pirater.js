@@ -3,7 +3,8 @@
 // narrow the list to that die and ship's directions and light their squares on the board;
 // a click on one of your ships picks it, and a click on a lit square plays that move (by
 // clicking the matching button, so htmx posts it as usual). It runs on each new live part
-// (htmx.onLoad) and keeps no state outside it.
+// (htmx.onLoad) and keeps no state outside it. Its words come from the page (data-* attributes
+// written in the reader's language), so it holds no English of its own.
 (function () {
   "use strict";
 
@@ -104,7 +105,7 @@
       if (here.length === 1) {
         here[0].button.click();
       } else if (here.length > 1) {
-        say("Several moves reach that square: choose the die and the ship first.");
+        say(hint ? hint.getAttribute("data-several") : "");
       }
     }
 

@@ -2,7 +2,7 @@
 
 `ENGINE` is the object the registry uses; it only routes the contract's calls to the modules
 beside it: board.py (the grid), state.py (options, a new game), rules.py (actions), view.py
-(view, standings, words) and bots.py.
+(view, standings, events in words from words.json) and bots.py.
 """
 from games.engines.pirater import rules, state, view
 
@@ -13,8 +13,8 @@ class PiraterEngine:
     min_players = 2
     max_players = 4
 
-    def options(self) -> list[dict]:
-        return [o.as_dict() for o in state.OPTIONS]
+    def options(self, lang: str = "en") -> list[dict]:
+        return view.options(lang)
 
     def check_options(self, options: dict, players: int) -> dict:
         return state.check_options(options, players)
@@ -50,8 +50,8 @@ class PiraterEngine:
     def view(self, st: dict, seat=None) -> dict:
         return view.view(st, seat)
 
-    def describe(self, event: dict, names: list[str]) -> str:
-        return view.describe(event, names)
+    def describe(self, event: dict, names: list[str], lang: str = "en") -> str:
+        return view.describe(event, names, lang)
 
 
 ENGINE = PiraterEngine()

@@ -4,11 +4,14 @@ Pirater has no hidden information except the dice seed, so every viewer sees the
 """
 from __future__ import annotations
 
-from games.engines.pirater.rules import alive_ships, remaining
-from games.engines.pirater.state import board_of
+from pathlib import Path
 
-DIRECTION_WORDS = {"n": "north", "ne": "north-east", "e": "east", "se": "south-east",
-                   "s": "south", "sw": "south-west", "w": "west", "nw": "north-west"}
+from games.engines.pirater.rules import alive_ships, remaining
+from games.engines.pirater.state import OPTIONS, board_of
+from games.engines.words import Phrasebook
+
+WORDS = Phrasebook(Path(__file__).with_name("words.json"))
+DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 
 
 def view(state: dict, seat=None) -> dict:
@@ -68,78 +71,86 @@ def standings(state: dict) -> list[dict]:
     return out
 
 
-def _name(names: list[str], seat) -> str:
+def options(lang: str = "en") -> list[dict]:
+    """The match options with their labels and help in `lang`."""
+    out = []
+    for option in OPTIONS:
+        label, help_text = option_words(option.name, lang)
+        out.append(dict(option.as_dict(), label=label, help=help_text))
+    return out
+
+
+def option_words(name: str, lang: str = "en") -> tuple[str, str]:
+    """An option's label and help in `lang`."""
+    return WORDS.say(f"option.{name}", lang), WORDS.say(f"option.{name}.help", lang)
+
+
+def choice_words(value: str, lang: str = "en") -> str:
+    """A choice option's value (such as "one_each") in words."""
+    key = f"choice.{value}"
+    return WORDS.say(key, lang) if WORDS.has(key) else str(value).replace("_", " ")
+
+
+def _name(names: list[str], seat, lang: str = "en") -> str:
     if seat is None:
-        return "Nobody"
+        return WORDS.say("name.nobody", lang)
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
-    return f"Player {seat}"
+    return WORDS.say("name.player", lang, seat=seat)
 
 
-def _dice_words(faces: list[int]) -> str:
+def _dice_words(faces: list[int], lang: str = "en") -> str:
     faces = [str(f) for f in faces]
     if len(faces) <= 1:
         return "".join(faces)
-    return ", ".join(faces[:-1]) + " and " + faces[-1]
+    return WORDS.say("dice.list", lang, most=", ".join(faces[:-1]), last=faces[-1])
 
 
-def _ships(names, captured) -> str:
-    owners = [_name(names, c["seat"]) for c in captured]
+def _ships(names, captured, lang: str = "en") -> str:
+    owners = [_name(names, c["seat"], lang) for c in captured]
     if len(captured) == 1:
-        return f"{owners[0]}'s ship"
-    return f"{len(captured)} ships of {', '.join(sorted(set(owners)))}"
+        return WORDS.say("ships.one", lang, owner=owners[0])
+    return WORDS.say("ships.many", lang, count=len(captured), owners=", ".join(sorted(set(owners))))
 
 
-def describe(event: dict, names: list[str]) -> str:
+def _direction(direction, lang: str) -> str:
+    return WORDS.say(f"direction.{direction}", lang) if direction in DIRECTIONS else str(direction)
+
+
+# Events whose words need only the acting seat's name.
+PLAIN = ("first_player", "treasure_loaded", "treasure_returned", "wreck", "powder_declared",
+         "one_two", "extra_roll", "split_roll", "player_out", "game_over")
+
+
+def describe(event: dict, names: list[str], lang: str = "en") -> str:
+    """One event in words, in `lang` ("en", "da", "de", "sv"; anything else reads English)."""
     kind = event.get("type")
-    who = _name(names, event.get("seat"))
-    if kind == "start_roll":
-        return f"{who} rolled {_dice_words(event['dice'])} to decide who begins"
-    if kind == "first_player":
-        return f"{who} begins"
-    if kind == "roll":
-        return f"{who} rolled {_dice_words(event['dice'])}"
+    who = _name(names, event.get("seat"), lang)
+
+    def say(key, **fields):
+        return WORDS.say(key, lang, who=who, **fields)
+
+    if kind in PLAIN:
+        return say(f"event.{kind}")
+    if kind in ("start_roll", "roll", "hurricane", "dice_lost"):
+        return say(f"event.{kind}", dice=_dice_words(event["dice"], lang))
     if kind == "move":
-        steps = event["die"]
-        fleet = len(event.get("ships", [])) > 1
-        text = (f"{who}'s {'fleet of ' + str(len(event['ships'])) + ' ships' if fleet else 'ship'} "
-                f"sailed {steps} square{'s' if steps != 1 else ''} "
-                f"{DIRECTION_WORDS.get(event['direction'], event['direction'])}")
+        steps, count = event["die"], len(event.get("ships", []))
+        key = "event.move.{}.{}".format("fleet" if count > 1 else "ship", "one" if steps == 1 else "many")
+        text = say(key, steps=steps, count=count, direction=_direction(event["direction"], lang))
         if event.get("captured"):
-            text += f" and captured {_ships(names, event['captured'])}"
+            text = say("event.move.captured", move=text, ships=_ships(names, event["captured"], lang))
         return text
-    if kind == "treasure_loaded":
-        return f"{who}'s ship loaded the treasure"
     if kind == "treasure_taken":
-        return f"{who} took the treasure from {_name(names, event.get('from_seat'))}'s ship"
-    if kind == "treasure_returned":
-        return "The treasure went back to Treasure Island"
-    if kind == "wreck":
-        return "The captured ship lies there as a wreck"
-    if kind == "powder_declared":
-        return f"{who} declared a powder ship"
+        return say("event.treasure_taken", owner=_name(names, event.get("from_seat"), lang))
     if kind == "explosion":
         lost = event.get("destroyed", [])
-        text = f"{who}'s powder ship blew up with a radius of {event['radius']}"
-        return text + (f", destroying {_ships(names, lost)}" if lost else "")
-    if kind == "hurricane":
-        return f"A hurricane ({_dice_words(event['dice'])}) sank {who}'s ship nearest home"
-    if kind == "one_two":
-        return f"{who} rolled One-Two and will roll again"
-    if kind == "extra_roll":
-        return f"{who} rolls again"
-    if kind == "split_roll":
-        return f"{who}'s fleets may split and stack this turn"
-    if kind == "dice_lost":
-        return f"{who} could not use {_dice_words(event['dice'])}"
-    if kind == "player_out":
-        return f"{who} has lost all ships and is out"
+        if lost:
+            return say("event.explosion.destroying", radius=event["radius"], ships=_ships(names, lost, lang))
+        return say("event.explosion", radius=event["radius"])
     if kind == "turn":
-        return f"{who}'s turn (round {event.get('round')})"
+        return say("event.turn", round=event.get("round"))
     if kind == "win":
-        how = {"treasure": "brought the treasure home",
-               "last_ships": "sank the last of the other ships"}.get(event.get("how"), "won")
-        return f"{who} {how} and wins"
-    if kind == "game_over":
-        return "The game ended with no ships left afloat"
-    return str(kind or "event")
+        how = event.get("how")
+        return say(f"event.win.{how}" if how in ("treasure", "last_ships") else "event.win")
+    return str(kind) if kind else WORDS.say("event.unknown", lang)
