@@ -4,7 +4,10 @@ Beyond the contract's members every engine also offers:
 - `check_options(options, players) -> dict`: the cleaned options for that many seats, or
   IllegalAction with a message (an impossible variant combination, a seat count outside the
   bounds those variants allow);
-- `describe(event, names) -> str`: one event in words, names being the seats' display names.
+- `describe(event, names, lang="en") -> str`: one event in words, names being the seats' display
+  names, in one of the site's languages (each engine keeps a phrase book beside it, read with
+  games.engines.words; English for a language it doesn't have);
+- `options(lang="en")`: the contract's options with their label and help in that language.
 An event meant for some seats only carries "private": [seats]; the log shows it to them alone.
 Each state keeps `seed` (secret), `draws` (the dice counter) and `round` (1-based).
 """

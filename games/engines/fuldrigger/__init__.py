@@ -3,18 +3,23 @@
 The engine object the registry holds; the rules live in the modules beside this one:
 state (shape, copy, fortune), sailing (moves and hazards), trade (cargo, ships, fortresses,
 isthmus), war (privateers, attacks), offers, chance (the cards), rules (turn, legality, apply),
-view (what a seat sees, standings, events in words), bots (a random player for playouts).
+view (what a seat sees, standings, events and names in words from the phrase book words.json),
+bots (a random player for playouts).
 """
 from games.engines.base import IllegalAction, Option, clean_options
 from games.engines.fuldrigger import rules, state, view
 
+
+def _option(name: str, kind: str, default, **bounds) -> Option:
+    # Labels and help texts live in the phrase book (words.json) with their translations.
+    label, help_text = view.option_words(name)
+    return Option(name, label, kind, default, help=help_text, **bounds)
+
+
 OPTIONS = (
-    Option("rounds", "Rounds", "int", 0, min=0, max=200,
-           help="Number of rounds to play; 0 means no limit: the match deadline ends the game."),
-    Option("isthmus", "Isthmus crossings", "bool", True,
-           help="Cargo may be carried overland at Suez and Porto Bello for a toll (F44–F47)."),
-    Option("start_cash", "Starting cash", "int", 100, min=50, max=1000,
-           help="Ducats each player starts with (F5: 100)."),
+    _option("rounds", "int", 0, min=0, max=200),
+    _option("isthmus", "bool", True),
+    _option("start_cash", "int", 100, min=50, max=1000),
 )
 
 
@@ -24,8 +29,12 @@ class FuldriggerEngine:
     min_players = 2
     max_players = 4
 
-    def options(self) -> list[dict]:
-        return [option.as_dict() for option in OPTIONS]
+    def options(self, lang: str = "en") -> list[dict]:
+        listed = []
+        for option in OPTIONS:
+            label, help_text = view.option_words(option.name, lang)
+            listed.append({**option.as_dict(), "label": label, "help": help_text})
+        return listed
 
     def check_options(self, options: dict, players: int) -> dict:
         if isinstance(players, bool) or not isinstance(players, int) or not (
@@ -61,8 +70,8 @@ class FuldriggerEngine:
     def view(self, game: dict, seat: int | None) -> dict:
         return view.view(game, seat)
 
-    def describe(self, event: dict, names: list[str]) -> str:
-        return view.describe(event, names)
+    def describe(self, event: dict, names: list[str], lang: str = "en") -> str:
+        return view.describe(event, names, lang)
 
 
 ENGINE = FuldriggerEngine()

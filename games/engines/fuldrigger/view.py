@@ -1,12 +1,16 @@
 """What a seat or a spectator may see, the standings, and events told in words."""
 from __future__ import annotations
 
+from functools import reduce
+from pathlib import Path
+
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
 from games.engines.fuldrigger.rules import to_act
 from games.engines.fuldrigger.state import (
     cargo_value, clone, fortresses_of, fortunes, ships_of,
 )
+from games.engines.words import Phrasebook, language
 
 HIDDEN = ("seed", "deck")
 
@@ -55,180 +59,231 @@ def standings(state: dict) -> list[dict]:
 
 
 # ---- words ---------------------------------------------------------------------------------
+# Every sentence, name and label is in words.json, English and its translations side by side;
+# a language without a phrase falls back to English. Ports and sea areas are in the book only
+# where a language names them otherwise: English keeps its names in world.json.
 
-def _good(good: str | None) -> str:
-    if good is None:
-        return "cargo"
-    return WORLD.goods[good]["name"].lower() if good in WORLD.goods else good
-
-
-def _place(node: str) -> str:
-    return WORLD.name(node) if node in WORLD.nodes else node
+BOOK = Phrasebook(Path(__file__).resolve().parent / "words.json")
 
 
-def _area(node: str) -> str:
+def _own_name(key: str, lang: str | None, english: str) -> str:
+    return BOOK.books[language(lang)].get(key, english)
+
+
+def good_name(good: str, lang: str = "en") -> str:
+    """A good's name as a price list shows it ("Iron goods")."""
+    return BOOK.say(f"good.{good}", lang) if good in WORLD.goods else good
+
+
+def place_name(node: str, lang: str = "en") -> str:
+    """A port's name, or a square's sea area with its hazard, e.g. "Cape of Good Hope (storm)"."""
+    if node not in WORLD.nodes:
+        return node
+    data = WORLD.nodes[node]
+    if data["kind"] == "port":
+        return _own_name(f"port.{node}", lang, data["name"])
+    area = _own_name(f"area.{data['area']}", lang, data["area"]) if data.get("area") else node
+    hazard = data.get("hazard")
+    if hazard == "reef":
+        return BOOK.say("place_reef", lang, area=area, letter=data["reef"])
+    if hazard:
+        return BOOK.say("place_hazard", lang, area=area, hazard=BOOK.say(f"hazard.{hazard}", lang))
+    if node == WORLD.calm_square:
+        return BOOK.say("place_calm_square", lang, area=area)
+    return area
+
+
+def area_name(node: str, lang: str = "en") -> str:
     """A hazard square's sea area without the hazard's name, e.g. "Cape of Good Hope"."""
     if node not in WORLD.nodes:
         return node
-    return WORLD.nodes[node].get("area") or WORLD.name(node)
+    area = WORLD.nodes[node].get("area")
+    return _own_name(f"area.{area}", lang, area) if area else place_name(node, lang)
 
 
-def _who(names: list[str], seat) -> str:
+def card_words(card_id: str, lang: str = "en") -> tuple[str, str]:
+    """A chance card's title and text; KeyError for a card the deck does not hold."""
+    if not BOOK.has(f"card.{card_id}.title"):
+        raise KeyError(card_id)
+    return BOOK.say(f"card.{card_id}.title", lang), BOOK.say(f"card.{card_id}.text", lang)
+
+
+def option_words(name: str, lang: str = "en") -> tuple[str, str]:
+    """An option's label and help text."""
+    return BOOK.say(f"option.{name}.label", lang), BOOK.say(f"option.{name}.help", lang)
+
+
+def _cargo(good: str | None, lang: str) -> str:
+    """A good as a sentence says it ("iron goods" in English, "Eisenwaren" in German)."""
+    if good is None:
+        return BOOK.say("cargo", lang)
+    return BOOK.say(f"cargo.{good}", lang) if good in WORLD.goods else good
+
+
+def _who(names: list[str], seat, lang: str) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
-    return f"Player {seat + 1}" if isinstance(seat, int) else "The bank"
+    if isinstance(seat, int):
+        return BOOK.say("player", lang, number=seat + 1)
+    return BOOK.say("bank", lang)
 
 
-def _ship(event: dict) -> str:
-    return f"the {event.get('name', 'ship')}"
+def _ship(event: dict, key: str, lang: str) -> str:
+    if key not in event:
+        return BOOK.say("ship_unnamed", lang)
+    return BOOK.say("ship", lang, name=event[key])
 
 
-def _offer_side(part: dict) -> str:
+def _ducats(amount, lang: str) -> str:
+    return BOOK.say("ducats_one" if amount == 1 else "ducats_many", lang, count=amount)
+
+
+def _offer_side(part: dict, lang: str) -> str:
     bits = []
     if part.get("ducats"):
-        bits.append(f"{part['ducats']} ducats")
+        bits.append(_ducats(part["ducats"], lang))
     if part.get("ships"):
-        bits.append("ship" + ("s " if len(part["ships"]) > 1 else " ")
-                    + ", ".join(f"#{n}" for n in part["ships"]))
+        bits.append(BOOK.say("offer_ships_many" if len(part["ships"]) > 1 else "offer_ships_one",
+                             lang, numbers=", ".join(f"#{n}" for n in part["ships"])))
     if part.get("fortresses"):
-        bits.append("the fortress" + ("es" if len(part["fortresses"]) > 1 else "") + " in "
-                    + ", ".join(_place(p) for p in part["fortresses"]))
-    return " and ".join(bits) or "nothing"
+        ports = ", ".join(place_name(p, lang) for p in part["fortresses"])
+        bits.append(BOOK.say("offer_fortresses_many" if len(part["fortresses"]) > 1
+                             else "offer_fortresses_one", lang, ports=ports))
+    if not bits:
+        return BOOK.say("nothing", lang)
+    return reduce(lambda first, second: BOOK.say("and", lang, first=first, second=second), bits)
 
 
-def describe(event: dict, names: list[str]) -> str:
+SPARED = {"privateer": "pirates_spared_privateer", "fortress": "pirates_spared_fortress",
+          "convoy": "pirates_spared_convoy"}
+
+
+def describe(event: dict, names: list[str], lang: str = "en") -> str:
+    """One event in words in `lang` ("da", "de-at", ...; English for a language we lack)."""
+    lang = language(lang)
+
+    def say(key: str, **fields) -> str:
+        return BOOK.say(key, lang, **fields)
+
     kind = event.get("type")
-    who = _who(names, event.get("seat"))
-    ship = _ship(event)
+    who = _who(names, event.get("seat"), lang)
+    ship = _ship(event, "name", lang)
     dice_text = "+".join(str(d) for d in event.get("dice", []))
     rolled = sum(event.get("dice", []))
     if kind == "roll":
-        extra = f" (counts {event['total']})" if event["total"] != sum(event["dice"]) else ""
-        return f"{who} rolled {dice_text} = {sum(event['dice'])}{extra}."
+        counted = event["total"] != sum(event["dice"])
+        return say("roll_counts" if counted else "roll", who=who, dice=dice_text,
+                   sum=sum(event["dice"]), total=event["total"])
     if kind == "move":
         path = event.get("path", [])
-        steps = f"{len(path)} square{'s' if len(path) != 1 else ''}"
-        return (f"{who}'s {event['name']} sailed {steps} from {_place(event['from'])} "
-                f"to {_place(event['to'])}.")
-    if kind == "tailwind":
-        return f"Tailwind, {_area(event['node'])}: {ship} gains three squares."
-    if kind == "headwind":
-        return f"Headwind, {_area(event['node'])}: {ship} loses three squares."
+        steps = say("squares_one" if len(path) == 1 else "squares_many", count=len(path))
+        return say("move", who=who, name=event["name"], steps=steps,
+                   start=place_name(event["from"], lang), end=place_name(event["to"], lang))
+    if kind in ("tailwind", "headwind"):
+        return say(kind, area=area_name(event["node"], lang), ship=ship)
     if kind in ("storm", "ice", "card_storm"):
-        label = {"storm": "Storm", "ice": "Icebergs", "card_storm": "Heavy weather"}[kind]
+        at = {"label": say(f"weather.{kind}"), "area": area_name(event["node"], lang),
+              "who": who, "rolled": rolled, "ship": ship}
         if event["sunk"]:
-            cargo = f" with her {_good(event['cargo'])}" if event.get("cargo") else ""
-            return f"{label}, {_area(event['node'])}: {who} rolled {rolled} — {ship} sinks{cargo}."
-        return f"{label}, {_area(event['node'])}: {who} rolled {rolled} — {ship} rides it out."
+            if event.get("cargo"):
+                return say("weather_sinks_cargo", **at, cargo=_cargo(event["cargo"], lang))
+            return say("weather_sinks", **at)
+        return say("weather_rides_out", **at)
     if kind == "calm":
+        at = {"area": area_name(event["node"], lang), "who": who, "rolled": rolled, "ship": ship}
         if event["becalmed"]:
-            return (f"Calm, {_area(event['node'])}: {who} rolled {rolled} — {ship} drifts to "
-                    f"{_area(event['to'])} and lies still next turn.")
-        return f"Calm, {_area(event['node'])}: {who} rolled {rolled} — {ship} catches a breeze."
+            return say("calm_becalmed", **at, to=area_name(event["to"], lang))
+        return say("calm_breeze", **at)
     if kind == "reef":
-        if event["wrecked"]:
-            return (f"Reef {event['letter']}, {_area(event['node'])}: {who} rolled {rolled} — "
-                    f"{ship} is wrecked.")
-        return (f"Reef {event['letter']}, {_area(event['node'])}: {who} rolled {rolled} — "
-                f"{ship} gets through, and {who} now knows reef {event['letter']}.")
+        return say("reef_wrecked" if event["wrecked"] else "reef_through",
+                   letter=event["letter"], area=area_name(event["node"], lang), who=who,
+                   rolled=rolled, ship=ship)
     if kind == "pirates":
-        place = _area(event["node"])
+        area = area_name(event["node"], lang)
         if event.get("spared"):
-            why = {"privateer": "a privateer", "fortress": "under the guns of a fortress",
-                   "convoy": "in convoy"}[event["spared"]]
-            return f"Pirate waters, {place}: {ship} passes unharmed, {why}."
+            return say(SPARED[event["spared"]], area=area, ship=ship)
+        at = {"area": area, "who": who, "rolled": rolled, "ship": ship}
         result = event["result"]
         if result == "ship_lost":
-            return f"Pirates, {place}: {who} rolled {rolled} — {ship} is taken and lost."
+            return say("pirates_ship_lost", **at)
         if result == "cargo_lost":
-            return (f"Pirates, {place}: {who} rolled {rolled} — {ship} loses her "
-                    f"{_good(event['cargo'])}.")
-        return f"Pirates, {place}: {who} rolled {rolled} — {ship} escapes."
+            return say("pirates_cargo_lost", **at, cargo=_cargo(event["cargo"], lang))
+        return say("pirates_escaped", **at)
     if kind == "bounty":
-        return (f"{who}'s {event['name']} is first to reach {_place(event['port'])}: "
-                f"{event['amount']} ducats.")
-    if kind == "buy_cargo":
-        duty = f" and {event['duty']} duty to {_who(names, event['duty_to'])}" if event["duty"] else ""
-        return (f"{who} loaded {_good(event['good'])} on {ship} in {_place(event['port'])} "
-                f"for {event['price']} ducats{duty}.")
-    if kind == "sell_cargo":
-        duty = f", paying {event['duty']} duty to {_who(names, event['duty_to'])}" if event["duty"] else ""
-        return (f"{who} sold {ship}'s {_good(event['good'])} in {_place(event['port'])} "
-                f"for {event['price']} ducats{duty}.")
-    if kind == "buy_ship":
-        return f"{who} bought a ship, {ship}, in {_place(event['port'])}."
-    if kind == "sell_ship":
-        return f"{who} sold {ship} to the bank in {_place(event['port'])} for {event['price']} ducats."
+        return say("bounty", who=who, name=event["name"], port=place_name(event["port"], lang),
+                   ducats=_ducats(event["amount"], lang))
+    if kind in ("buy_cargo", "sell_cargo"):
+        trade = {"who": who, "cargo": _cargo(event["good"], lang), "ship": ship,
+                 "port": place_name(event["port"], lang), "ducats": _ducats(event["price"], lang)}
+        if event["duty"]:
+            return say(f"{kind}_duty", **trade, duty=event["duty"],
+                       whom=_who(names, event["duty_to"], lang))
+        return say(kind, **trade)
+    if kind in ("buy_ship", "fit_privateer"):
+        return say(kind, who=who, ship=ship, port=place_name(event["port"], lang))
     if kind == "buy_fortress":
-        return f"{who} built a fortress in {_place(event['port'])}."
-    if kind == "fit_privateer":
-        return f"{who} fitted out {ship} as a privateer in {_place(event['port'])}."
+        return say("buy_fortress", who=who, port=place_name(event["port"], lang))
+    if kind == "sell_ship":
+        return say("sell_ship", who=who, ship=ship, port=place_name(event["port"], lang),
+                   ducats=_ducats(event["price"], lang))
     if kind == "lay_off_privateer":
-        return f"{who} laid off the privateer {event['name']}; she trades again."
+        return say("lay_off_privateer", who=who, name=event["name"])
     if kind == "attack":
-        target = _place(event["target"])
-        them = _who(names, event["defender"])
+        target = place_name(event["target"], lang)
+        them = _who(names, event["defender"], lang)
         if event["result"] == "called_off":
-            return f"{who}'s attack on {them} at {target} is called off: too few ships arrived."
-        head = f"{who} attacked {them} at {target} with {len(event['ships'])}: rolled {rolled}"
+            return say("attack_called_off", who=who, them=them, target=target)
+        count = len(event["ships"])
+        attack = say("attack_one" if count == 1 else "attack_many", who=who, them=them,
+                     target=target, count=count, rolled=rolled)
         if event["result"] == "lost":
-            return f"{head} — beaten off, the {event['lost_name']} is sunk."
+            return say("attack_lost", attack=attack, ship=_ship(event, "lost_name", lang))
         if event["result"] == "draw":
-            return f"{head} — no decision."
+            return say("attack_draw", attack=attack)
         if event.get("prize") == "fortress":
-            if event.get("razed"):
-                return f"{head} — the fortress falls and is razed."
-            return f"{head} — the fortress is taken."
-        if event.get("sunk"):
-            return f"{head} — the {event['prize_name']} is taken and sunk."
-        return f"{head} — the {event['prize_name']} is taken as a prize."
+            return say("attack_razed" if event.get("razed") else "attack_fortress", attack=attack)
+        return say("attack_sunk" if event.get("sunk") else "attack_prize", attack=attack,
+                   ship=_ship(event, "prize_name", lang))
     if kind == "isthmus_unload":
-        toll = f", paying {event['toll']} toll" if event["toll"] else " toll-free"
-        return (f"{who} sent {ship}'s {_good(event['good'])} overland from "
-                f"{_place(event['port'])} to {_place(event['to'])}{toll}.")
+        sent = {"who": who, "ship": ship, "cargo": _cargo(event["good"], lang),
+                "port": place_name(event["port"], lang), "end": place_name(event["to"], lang)}
+        if event["toll"]:
+            return say("isthmus_unload", **sent, toll=event["toll"])
+        return say("isthmus_unload_free", **sent)
     if kind == "isthmus_load":
-        return f"{who} loaded {_good(event['good'])} from the isthmus on {ship} in {_place(event['port'])}."
-    if kind == "offer":
-        return f"{who} made an offer to {_who(names, event['to'])}."
+        return say("isthmus_load", who=who, cargo=_cargo(event["good"], lang), ship=ship,
+                   port=place_name(event["port"], lang))
+    if kind in ("offer", "withdraw_offer"):
+        return say(kind, who=who, whom=_who(names, event["to"], lang))
     if kind == "accept_offer":
-        return (f"{who} accepted {_who(names, event['from'])}'s offer: "
-                f"{_offer_side(event['give'])} for {_offer_side(event['take'])}.")
+        return say("accept_offer", who=who, whom=_who(names, event["from"], lang),
+                   give=_offer_side(event["give"], lang), take=_offer_side(event["take"], lang))
     if kind == "decline_offer":
-        return f"{who} declined {_who(names, event['from'])}'s offer."
-    if kind == "withdraw_offer":
-        return f"{who} withdrew an offer to {_who(names, event['to'])}."
-    if kind == "end_turn":
-        return f"{who} ended the turn."
-    if kind == "turn":
-        return f"{who}'s turn."
-    if kind == "turn_lost":
-        return f"{who} loses this turn."
+        return say("decline_offer", who=who, whom=_who(names, event["from"], lang))
+    if kind in ("end_turn", "turn", "turn_lost", "scurvy", "out"):
+        return say(kind, who=who)
     if kind == "round":
-        return f"Round {event['round']} begins."
+        return say("round", round=event["round"])
     if kind == "card":
-        void = " (already claimed: no effect)" if event.get("void") else ""
-        return f"Chance card — {event['title']}: {event['text']}{void}"
-    if kind == "reshuffle":
-        return "The chance cards are shuffled anew."
+        title, text = event["title"], event["text"]
+        if BOOK.has(f"card.{event.get('card')}.title"):
+            title, text = card_words(event["card"], lang)
+        return say("card_void" if event.get("void") else "card", title=title, text=text)
+    if kind in ("reshuffle", "game_over"):
+        return say(kind)
     if kind == "drift":
-        return f"{who}'s {event['name']} is driven from {_place(event['from'])} to {_place(event['to'])}."
+        return say("drift", who=who, name=event["name"], start=place_name(event["from"], lang),
+                   end=place_name(event["to"], lang))
     if kind == "card_raid":
-        if event["lost"]:
-            return f"Pirates raid: {who} rolled {rolled} — {ship} loses her {_good(event['cargo'])}."
-        return f"Pirates raid: {who} rolled {rolled} — {ship} keeps her {_good(event['cargo'])}."
-    if kind == "card_pay":
-        return f"{who} pays {event['amount']} ducats."
-    if kind == "card_receive":
-        return f"{who} receives {event['amount']} ducats."
-    if kind == "scurvy":
-        return f"Scurvy: {who} will lose the next turn."
+        return say("card_raid_lost" if event["lost"] else "card_raid_kept", who=who,
+                   rolled=rolled, ship=ship, cargo=_cargo(event["cargo"], lang))
+    if kind in ("card_pay", "card_receive"):
+        return say(kind, who=who, ducats=_ducats(event["amount"], lang))
     if kind == "becalmed":
-        return f"{who}'s {event['name']} lies becalmed at {_place(event['node'])}."
-    if kind == "out":
-        return f"{who} has no ships and no money for one: out of the game."
-    if kind == "game_over":
-        return "The game is over."
-    return kind.replace("_", " ").capitalize() + "." if isinstance(kind, str) else "Something happened."
+        return say("becalmed", who=who, name=event["name"], place=place_name(event["node"], lang))
+    # An event kind newer than this book: its own name is better than nothing.
+    return kind.replace("_", " ").capitalize() + "." if isinstance(kind, str) else say("something")
 
 
-__all__ = ["describe", "standings", "view"]
+__all__ = ["area_name", "card_words", "describe", "good_name", "option_words", "place_name",
+           "standings", "view"]
