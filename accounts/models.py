@@ -4,6 +4,8 @@ import zoneinfo
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 TIME_ZONES = sorted(zoneinfo.available_timezones())
 
@@ -14,18 +16,21 @@ class Profile(models.Model):
     NOTIFY_EACH = "each"
     NOTIFY_DIGEST = "digest"
     NOTIFY_NONE = "none"
-    NOTIFY_CHOICES = [(NOTIFY_EACH, "Each event"), (NOTIFY_DIGEST, "A daily digest"), (NOTIFY_NONE, "None")]
+    NOTIFY_CHOICES = [(NOTIFY_EACH, _("Each event")), (NOTIFY_DIGEST, _("A daily digest")),
+                      (NOTIFY_NONE, pgettext_lazy("emails", "None"))]
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(max_length=40, blank=True)
     time_zone = models.CharField(max_length=64, default="UTC", choices=[(tz, tz) for tz in TIME_ZONES])
-    language = models.CharField(max_length=8, blank=True, choices=[("", "Browser's choice")] + list(settings.LANGUAGES))
+    # Languages keep their own names (settings.LANGUAGES): a reader finds theirs whatever the page is in.
+    language = models.CharField(max_length=8, blank=True,
+                                choices=[("", _("Browser's choice"))] + list(settings.LANGUAGES))
     notify_email = models.CharField(max_length=8, choices=NOTIFY_CHOICES, default=NOTIFY_EACH)
-    notify_turn = models.BooleanField("Tell me when it is my turn", default=True)
-    reminder_hours = models.CharField("Remind me before a deadline (hours)", max_length=40, default="24,4,1", blank=True,
-                                      help_text="Comma-separated, e.g. 24,4,1. Empty: no reminders.")
-    webhook_url = models.URLField("Webhook URL", max_length=300, blank=True,
-                                  help_text="We POST each notification there as JSON, signed with your secret.")
+    notify_turn = models.BooleanField(_("Tell me when it is my turn"), default=True)
+    reminder_hours = models.CharField(_("Remind me before a deadline (hours)"), max_length=40, default="24,4,1",
+                                      blank=True, help_text=_("Comma-separated, e.g. 24,4,1. Empty: no reminders."))
+    webhook_url = models.URLField(_("Webhook URL"), max_length=300, blank=True,
+                                  help_text=_("We POST each notification there as JSON, signed with your secret."))
     webhook_secret = models.CharField(max_length=64, blank=True, default=secrets.token_hex)
     last_digest_at = models.DateTimeField(null=True, blank=True)
 

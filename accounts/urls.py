@@ -1,5 +1,6 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
 from accounts import views
 
@@ -8,22 +9,24 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("language/", views.language, name="language"),
     path("vacation/", views.vacation, name="vacation"),
     path("tokens/", views.token_create, name="token_create"),
     path("tokens/<int:token_id>/delete/", views.token_delete, name="token_delete"),
     path("password/change/", auth_views.PasswordChangeView.as_view(template_name="accounts/form_page.html",
-         extra_context={"title": "Change password"}), name="password_change"),
+         extra_context={"title": _("Change password")}), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(template_name="accounts/message.html",
-         extra_context={"title": "Password changed", "text": "Your password has been changed."}),
+         extra_context={"title": _("Password changed"), "text": _("Your password has been changed.")}),
          name="password_change_done"),
     path("password/reset/", auth_views.PasswordResetView.as_view(template_name="accounts/form_page.html",
-         extra_context={"title": "Reset password"}), name="password_reset"),
+         extra_context={"title": _("Reset password")}), name="password_reset"),
     path("password/reset/done/", auth_views.PasswordResetDoneView.as_view(template_name="accounts/message.html",
-         extra_context={"title": "Check your email", "text": "If an account has that address, we sent a link to reset the password."}),
+         extra_context={"title": _("Check your email"),
+                        "text": _("If an account has that address, we sent a link to reset the password.")}),
          name="password_reset_done"),
     path("reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(template_name="accounts/form_page.html",
-         extra_context={"title": "Choose a new password"}), name="password_reset_confirm"),
+         extra_context={"title": _("Choose a new password")}), name="password_reset_confirm"),
     path("reset/done/", auth_views.PasswordResetCompleteView.as_view(template_name="accounts/message.html",
-         extra_context={"title": "Password reset", "text": "Your password has been set. You may log in now."}),
+         extra_context={"title": _("Password reset"), "text": _("Your password has been set. You may log in now.")}),
          name="password_reset_complete"),
 ]

@@ -1,9 +1,13 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from accounts import ratelimit
 from accounts.forms import ProfileForm, SignupForm, TokenForm
@@ -18,7 +22,7 @@ def signup(request):
         user = form.save()
         Profile.objects.create(user=user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, "Welcome aboard! Create a match or join one in the lobby.")
+        messages.success(request, _("Welcome aboard! Create a match or join one in the lobby."))
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -36,7 +40,7 @@ class LoginView(auth_views.LoginView):
         if ratelimit.is_locked(username, address):
             form = self.get_form()
             form.errors.clear()
-            form.add_error(None, "Too many failed attempts. Please wait a few minutes and try again.")
+            form.add_error(None, _("Too many failed attempts. Please wait a few minutes and try again."))
             return self.render_to_response(self.get_context_data(form=form), status=429)
         return super().post(request, *args, **kwargs)
 
@@ -53,11 +57,11 @@ class LoginView(auth_views.LoginView):
 
 @login_required
 def profile(request):
-    profile, _ = Profile.objects.get_or_create(user=request.user)
+    profile = Profile.objects.get_or_create(user=request.user)[0]
     form = ProfileForm(request.POST or None, instance=profile)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Profile saved.")
+        messages.success(request, _("Profile saved."))
         return redirect("profile")
     from django.utils import timezone
 
@@ -79,10 +83,11 @@ def vacation(request):
     try:
         if request.POST.get("back"):
             services.vacation_end(user=request.user)
-            messages.success(request, "Welcome back: your clocks run again.")
+            messages.success(request, _("Welcome back: your clocks run again."))
         else:
             away = services.vacation_start(user=request.user, days=request.POST.get("days"))
-            messages.success(request, f"Enjoy your vacation. Your turns wait until {away.ends_at:%d %b %Y %H:%M}.")
+            messages.success(request, _("Enjoy your vacation. Your turns wait until %(until)s.")
+                             % {"until": date_format(away.ends_at, "d M Y H:i")})
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("profile")
@@ -94,10 +99,10 @@ def vacation(request):
 def token_create(request):
     form = TokenForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the token a name of at most 60 characters.")
+        messages.error(request, _("Give the token a name of at most 60 characters."))
         return redirect("profile")
-    _, key = ApiToken.issue(request.user, form.cleaned_data["name"])
-    messages.success(request, f"Your new API token (shown only now): {key}")
+    key = ApiToken.issue(request.user, form.cleaned_data["name"])[1]
+    messages.success(request, _("Your new API token (shown only now): %(key)s") % {"key": key})
     return redirect("profile")
 
 
@@ -105,5 +110,16 @@ def token_create(request):
 @require_POST
 def token_delete(request, token_id):
     get_object_or_404(ApiToken, id=token_id, user=request.user).delete()
-    messages.success(request, "Token deleted.")
+    messages.success(request, _("Token deleted."))
     return redirect("profile")
+
+
+@require_POST
+def language(request):
+    """The footer's language chooser: Django's set_language (a cookie for the next pages), and for
+    a signed-in player also their profile, since the profile language wins over the cookie."""
+    response = set_language(request)
+    code = request.POST.get("language", "")
+    if request.user.is_authenticated and code in dict(settings.LANGUAGES):
+        Profile.objects.update_or_create(user=request.user, defaults={"language": code})
+    return response

@@ -2,6 +2,7 @@
 edited: a hand-changed rating would disagree with its events. They change only through matches;
 `manage.py ratings_rebuild` computes them all again."""
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from games.admin import ReadOnlyAdmin
 
@@ -9,13 +10,13 @@ from community.models import Rating, RatingEvent, RecordEntry
 
 
 class SeasonFilter(admin.SimpleListFilter):
-    title = "season"
+    title = _("season")
     parameter_name = "season"
 
     def lookups(self, request, model_admin):
         seasons = (model_admin.model.objects.exclude(season="").order_by("-season")
                    .values_list("season", flat=True).distinct())
-        return [("all-time", "All time")] + [(s, s) for s in seasons]
+        return [("all-time", _("All time"))] + [(s, s) for s in seasons]
 
     def queryset(self, request, queryset):
         if self.value() == "all-time":
@@ -45,7 +46,7 @@ class RatingEventAdmin(ReadOnlyAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).defer("match__state")
 
-    @admin.display(description="ordinal change")
+    @admin.display(description=_("ordinal change"))
     def change_display(self, obj):
         return f"{obj.change:+.2f}"
 

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CommunityConfig(AppConfig):
@@ -6,5 +7,5 @@ class CommunityConfig(AppConfig):
     finished matches; it changes nothing in them."""
 
     name = "community"
-    verbose_name = "Community"
+    verbose_name = _("Community")
     default_auto_field = "django.db.models.BigAutoField"

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Match
 
@@ -15,7 +16,7 @@ class Rating(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
     game = models.CharField(max_length=32)
     season = models.CharField(max_length=7, blank=True, default=ALL_TIME,
-                              help_text="Empty for all time, else a quarter such as 2026-Q4.")
+                              help_text=_("Empty for all time, else a quarter such as 2026-Q4."))
     mu = models.FloatField()
     sigma = models.FloatField()
     # Stored (always mu − 3σ) so that the leaderboard sorts in the database.
@@ -40,7 +41,7 @@ class RatingEvent(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_events")
     game = models.CharField(max_length=32)
     season = models.CharField(max_length=7, blank=True, default=ALL_TIME)
-    rank = models.PositiveSmallIntegerField(help_text="The place counted for the rating: absent seats last.")
+    rank = models.PositiveSmallIntegerField(help_text=_("The place counted for the rating: absent seats last."))
     players = models.PositiveSmallIntegerField()
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
@@ -81,7 +82,7 @@ class RecordEntry(models.Model):
     finished_at = models.DateTimeField()
 
     class Meta:
-        verbose_name_plural = "record entries"
+        verbose_name_plural = _("record entries")
         constraints = [models.UniqueConstraint(fields=["match", "user"], name="one_record_entry")]
         indexes = [models.Index(fields=["game", "value"], name="record_game_value_idx")]
 

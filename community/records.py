@@ -4,12 +4,18 @@ and the board shows the best. A game gets its record with one line in RECORDS.""
 from dataclasses import dataclass
 from typing import Callable
 
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
 from games.models import Match
 
 
 @dataclass(frozen=True)
 class Record:
     title: str
+    # The title inside a sentence ("All-time record: highest fortune"): its own words, since
+    # lowering the title's case would spoil languages that capitalise nouns.
+    in_sentence: str
     unit: str
     lower_is_better: bool
     # (finished match) -> [(seat number, value)]; absent seats are dropped by the caller.
@@ -43,7 +49,10 @@ def fewest_rounds_to_win(match: Match) -> list[tuple[int, float]]:
 
 
 RECORDS: dict[str, Record] = {
-    "fuldrigger": Record("Highest fortune", "ducats", False, highest_fortune),
-    "pirater": Record("Fastest treasure home", "rounds", True, fastest_treasure_home),
-    "catan": Record("Fewest rounds to win", "rounds", True, fewest_rounds_to_win),
+    "fuldrigger": Record(_("Highest fortune"), _("highest fortune"), pgettext_lazy("record unit", "ducats"), False,
+                         highest_fortune),
+    "pirater": Record(_("Fastest treasure home"), _("fastest treasure home"), pgettext_lazy("record unit", "rounds"),
+                      True, fastest_treasure_home),
+    "catan": Record(_("Fewest rounds to win"), _("fewest rounds to win"), pgettext_lazy("record unit", "rounds"),
+                    True, fewest_rounds_to_win),
 }

@@ -4,9 +4,12 @@ import re
 from datetime import UTC, datetime
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 _SEASON = re.compile(r"^(\d{4})-Q([1-4])$")
-_MONTHS = {1: "January–March", 2: "April–June", 3: "July–September", 4: "October–December"}
+_MONTHS = {1: gettext_lazy("January–March"), 2: gettext_lazy("April–June"), 3: gettext_lazy("July–September"),
+           4: gettext_lazy("October–December")}
 
 
 def season_of(when: datetime) -> str:
@@ -32,6 +35,8 @@ def season_bounds(season: str) -> tuple[datetime, datetime]:
 
 def season_title(season: str) -> str:
     if not is_season(season):
-        return "All time"
+        return _("All time")
     year, quarter = _SEASON.match(season).groups()
-    return f"{year} Q{quarter} ({_MONTHS[int(quarter)]})"
+    # Translators: a season is a calendar quarter, e.g. "2026 Q4 (October–December)".
+    return _("%(year)s Q%(quarter)s (%(months)s)") % {"year": year, "quarter": quarter,
+                                                      "months": _MONTHS[int(quarter)]}

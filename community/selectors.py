@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch, Q
+from django.utils.translation import gettext as _
 
 from community import charts
 from community.models import ALL_TIME, Rating, RatingEvent, RecordEntry
@@ -92,7 +93,7 @@ def games() -> list:
 def game_get(*, game: str):
     engine = ENGINES.get(game)
     if engine is None:
-        raise NotFound(f"There is no game called {game!r}.")
+        raise NotFound(_("There is no game called %(game)s.") % {"game": repr(game)})
     return engine
 
 
@@ -144,7 +145,7 @@ def player_get(*, username: str):
     user = (get_user_model().objects.filter(username=username, is_active=True)
             .select_related("profile").first())
     if user is None:
-        raise NotFound(f"There is no player called {username!r}.")
+        raise NotFound(_("There is no player called %(name)s.") % {"name": repr(username)})
     return user
 
 

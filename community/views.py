@@ -2,6 +2,7 @@
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
 
 from community import selectors
 from community.models import ALL_TIME
@@ -25,7 +26,7 @@ def leaderboard(request, game):
     try:
         engine = selectors.game_get(game=game)
         if season and not is_season(season):
-            raise NotFound("A season is written like 2026-Q4.")
+            raise NotFound(_("A season is written like 2026-Q4."))
     except ServiceError as exc:
         return _error_page(request, exc)
     record, record_entries = selectors.record_board(game=game, season=season)
@@ -66,7 +67,7 @@ def head_to_head_pick(request, username):
     try:
         return redirect(reverse("head_to_head", args=[username, other]))
     except NoReverseMatch:  # a name no account can have (a slash in it)
-        return _error_page(request, NotFound(f"There is no player called {other!r}."))
+        return _error_page(request, NotFound(_("There is no player called %(name)s.") % {"name": repr(other)}))
 
 
 def head_to_head(request, username, other):
@@ -76,7 +77,7 @@ def head_to_head(request, username, other):
     except ServiceError as exc:
         return _error_page(request, exc)
     if user.pk == rival.pk:
-        return _error_page(request, NotFound("Pick another player to compare with."))
+        return _error_page(request, NotFound(_("Pick another player to compare with.")))
     return render(request, "community/head_to_head.html", {
         "player": user, "other": rival,
         **selectors.head_to_head(user=user, other=rival, viewer=request.user),

@@ -1,12 +1,14 @@
 """What the games' jobs tell this app, turned into notifications for the players concerned."""
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engines import get_engine
 from games.models import Match
 from games.selectors import seat_names
 from notifications.models import Notification, ReminderSent
-from notifications.services import notify
+from notifications.services import notify, speaking_to
 
 # Events that concern the seats they name beyond the one who acted.
 OFFER_EVENTS = {"offer"}
@@ -19,24 +21,30 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
         return
     engine = get_engine(match.game)
     names = seat_names(match)
-    seats = {s.number: s for s in match.seats.select_related("user") if s.number is not None}
+    seats = {s.number: s for s in match.seats.select_related("user__profile") if s.number is not None}
     url = match.get_absolute_url()
     for row in match.log.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"):
         for index, event in enumerate(row.events):
             kind = event.get("type")
             if kind in OFFER_EVENTS and event.get("to") in seats:
-                notify(user=seats[event["to"]].user, kind=Notification.OFFER, match=match, url=url,
-                       key=f"{match.pk}:{row.seq}:{index}", text=f"{match}: {engine.describe(event, names)}")
+                told, note_kind = [seats[event["to"]]], Notification.OFFER
             elif kind in CARD_EVENTS:
-                for seat in seats.values():
-                    notify(user=seat.user, kind=Notification.CARD, match=match, url=url,
-                           key=f"{match.pk}:{row.seq}:{index}", text=f"{match}: {engine.describe(event, names)}")
+                told, note_kind = list(seats.values()), Notification.CARD
+            else:
+                continue
+            for seat in told:
+                with speaking_to(seat.user):
+                    said = engine.describe(event, names, lang=translation.get_language())
+                    notify(user=seat.user, kind=note_kind, match=match, url=url,
+                           key=f"{match.pk}:{row.seq}:{index}", text=f"{match}: {said}")
     if turn_passed_to is not None and match.status == Match.RUNNING and turn_passed_to in seats \
             and turn_passed_to in match.turn_seats:
         seat = seats[turn_passed_to]
         if not seat.played_by_bot(match):
-            notify(user=seat.user, kind=Notification.TURN, match=match, url=url, key=f"{match.pk}:turn:{match.turn_key}",
-                   text=f"It is your turn in {match}.")
+            with speaking_to(seat.user):
+                notify(user=seat.user, kind=Notification.TURN, match=match, url=url,
+                       key=f"{match.pk}:turn:{match.turn_key}",
+                       text=_("It is your turn in %(match)s.") % {"match": match})
 
 
 def match_finished(*, match_id):
@@ -44,11 +52,16 @@ def match_finished(*, match_id):
     if match is None or not match.standings:
         return
     ranks = {row["seat"]: row["rank"] for row in match.standings}
-    for seat in match.seats.select_related("user"):
+    for seat in match.seats.select_related("user__profile"):
         rank = ranks.get(seat.number)
-        place = f"you placed {rank} of {len(ranks)}" if rank else "it is over"
-        notify(user=seat.user, kind=Notification.FINISHED, match=match, url=match.get_absolute_url(),
-               key=f"{match.pk}:finished", text=f"{match} has ended: {place}.")
+        with speaking_to(seat.user):
+            if rank:
+                text = _("%(match)s has ended: you placed %(rank)s of %(players)s.") % {
+                    "match": match, "rank": rank, "players": len(ranks)}
+            else:
+                text = _("%(match)s has ended: it is over.") % {"match": match}
+            notify(user=seat.user, kind=Notification.FINISHED, match=match, url=match.get_absolute_url(),
+                   key=f"{match.pk}:finished", text=text)
 
 
 def send_reminders(now=None) -> int:
@@ -75,8 +88,11 @@ def send_reminders(now=None) -> int:
         ReminderSent.objects.bulk_create([ReminderSent(match=match, turn_key=match.turn_key, hours=h) for h in fresh],
                                          ignore_conflicts=True)
         hours_left = max(1, round(left.total_seconds() / 3600))
-        notify(user=owner.user, kind=Notification.REMINDER, match=match, url=match.get_absolute_url(),
-               key=f"{match.pk}:remind:{match.turn_key}:{min(fresh)}",
-               text=f"About {hours_left} hour{'s' if hours_left != 1 else ''} left for your turn in {match}.")
+        with speaking_to(owner.user):
+            text = ngettext("About %(hours)s hour left for your turn in %(match)s.",
+                            "About %(hours)s hours left for your turn in %(match)s.", hours_left) % {
+                "hours": hours_left, "match": match}
+            notify(user=owner.user, kind=Notification.REMINDER, match=match, url=match.get_absolute_url(),
+                   key=f"{match.pk}:remind:{match.turn_key}:{min(fresh)}", text=text)
         sent += 1
     return sent

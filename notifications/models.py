@@ -1,13 +1,15 @@
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Notification(models.Model):
     """Something a player should know: their turn, an offer, a chance card, a reminder, an end."""
 
     TURN, OFFER, CARD, REMINDER, FINISHED = "turn", "offer", "card", "reminder", "finished"
-    KINDS = [(TURN, "Your turn"), (OFFER, "Offer"), (CARD, "Chance card"), (REMINDER, "Reminder"),
-             (FINISHED, "Match ended")]
+    KINDS = [(TURN, _("Your turn")), (OFFER, pgettext_lazy("notification kind", "Offer")),
+             (CARD, _("Chance card")), (REMINDER, _("Reminder")), (FINISHED, _("Match ended"))]
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.CASCADE)

@@ -11,7 +11,9 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import Profile
 from notifications.models import Notification, WebhookDelivery
@@ -20,6 +22,17 @@ log = logging.getLogger(__name__)
 
 WEBHOOK_TIMEOUT = 5
 MAX_WEBHOOK_ATTEMPTS = 8
+
+
+def language_for(profile) -> str:
+    """The language a player is told things in: their profile's, else the site's. Never the one
+    active now, which is the language of whoever caused the event."""
+    return (profile.language if profile is not None else "") or settings.LANGUAGE_CODE
+
+
+def speaking_to(user):
+    """Render words for this player inside `with speaking_to(user):`."""
+    return translation.override(language_for(getattr(user, "profile", None)))
 
 
 def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "") -> Notification | None:
@@ -37,7 +50,9 @@ def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "") -
     except IntegrityError:
         return None
     if profile is not None and profile.notify_email == Profile.NOTIFY_EACH and user.email:
-        send_mail(f"[Tradewinds] {text[:80]}", f"{text}\n\n{_absolute(url)}\n", None, [user.email])
+        # The text is in the player's language already; whatever the mail adds must be too.
+        with translation.override(language_for(profile)):
+            send_mail(f"[Tradewinds] {text[:80]}", f"{text}\n\n{_absolute(url)}\n", None, [user.email])
         notification.emailed_at = timezone.now()
         notification.save(update_fields=["emailed_at"])
     if profile is not None and profile.webhook_url:
@@ -111,8 +126,11 @@ def send_digests(now=None) -> int:
         if not unread or not profile.user.email:
             continue
         lines = "\n".join(f"- {n.text} {_absolute(n.url)}" for n in unread)
-        send_mail(f"[Tradewinds] {len(unread)} things since yesterday", f"Since your last digest:\n\n{lines}\n",
-                  None, [profile.user.email])
+        with translation.override(language_for(profile)):
+            subject = ngettext("[Tradewinds] %(count)s thing since yesterday",
+                               "[Tradewinds] %(count)s things since yesterday", len(unread)) % {"count": len(unread)}
+            body = _("Since your last digest:") + f"\n\n{lines}\n"
+            send_mail(subject, body, None, [profile.user.email])
         Notification.objects.filter(pk__in=[n.pk for n in unread]).update(emailed_at=now)
         sent += 1
     return sent
