@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext as _, gettext_lazy, ngettext
 
 from games import services
 from games.errors import ServiceError
@@ -46,7 +47,8 @@ def _bulk(service, label):
             except ServiceError as exc:
                 modeladmin.message_user(request, f"{match}: {exc.message}", messages.WARNING)
         if done:
-            modeladmin.message_user(request, f"{label}: {done} match(es).", messages.SUCCESS)
+            modeladmin.message_user(request, ngettext("%(action)s: %(count)s match.", "%(action)s: %(count)s matches.",
+                                                      done) % {"action": label, "count": done}, messages.SUCCESS)
 
     action.short_description = label
     action.__name__ = f"action_{service.__name__}"
@@ -61,14 +63,15 @@ _end_now.__name__ = "match_end_now"
 
 
 class ExtendForm(forms.Form):
-    turn_hours = forms.FloatField(required=False, min_value=0, max_value=24 * 30, label="Add hours to the current turn")
-    game_deadline = forms.DateTimeField(required=False, label="New match deadline",
+    turn_hours = forms.FloatField(required=False, min_value=0, max_value=24 * 30,
+                                  label=gettext_lazy("Add hours to the current turn"))
+    game_deadline = forms.DateTimeField(required=False, label=gettext_lazy("New match deadline"),
                                         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
 
 
 class HandSeatForm(forms.Form):
-    seat = forms.IntegerField(min_value=0, label="Seat number (0 is the first)")
-    username = forms.CharField(label="Hand it to (username)")
+    seat = forms.IntegerField(min_value=0, label=gettext_lazy("Seat number (0 is the first)"))
+    username = forms.CharField(label=gettext_lazy("Hand it to (username)"))
 
 
 @admin.register(Match)
@@ -83,18 +86,20 @@ class MatchAdmin(admin.ModelAdmin):
                        "turn_started_at", "turn_deadline", "next_due_at", "needs_system", "standings",
                        "finish_reason", "created_at", "started_at", "finished_at", "status", "manage_link")
     exclude = ("seed",)
-    actions = [_bulk(services.match_pause, "Pause"), _bulk(services.match_resume, "Resume"),
-               _bulk(_end_now, "End now with current standings"), _bulk(services.match_abort, "Abort")]
+    actions = [_bulk(services.match_pause, gettext_lazy("Pause")),
+               _bulk(services.match_resume, gettext_lazy("Resume")),
+               _bulk(_end_now, gettext_lazy("End now with current standings")),
+               _bulk(services.match_abort, gettext_lazy("Abort"))]
 
     def get_urls(self):
         return [path("<int:match_id>/manage/", self.admin_site.admin_view(self.manage), name="games_match_manage")] + super().get_urls()
 
-    @admin.display(description="Manage")
+    @admin.display(description=gettext_lazy("Manage"))
     def manage_link(self, obj):
         if obj.pk is None:
             return "—"
-        return format_html('<a href="{}">Extend a deadline or hand a seat over</a>',
-                           reverse("admin:games_match_manage", args=[obj.pk]))
+        return format_html('<a href="{}">{}</a>', reverse("admin:games_match_manage", args=[obj.pk]),
+                           _("Extend a deadline or hand a seat over"))
 
     def manage(self, request, match_id):
         match = get_object_or_404(Match, pk=match_id)
@@ -109,22 +114,22 @@ class MatchAdmin(admin.ModelAdmin):
                         services.match_extend(match_id=match.pk, actor=request.user,
                                               turn_hours=extend.cleaned_data["turn_hours"] or 0,
                                               game_deadline=extend.cleaned_data["game_deadline"])
-                        self.message_user(request, "Deadline extended.", messages.SUCCESS)
+                        self.message_user(request, _("Deadline extended."), messages.SUCCESS)
                         return redirect("admin:games_match_manage", match.pk)
                 elif "hand" in request.POST:
                     hand = HandSeatForm(request.POST, prefix="hand")
                     if hand.is_valid():
                         user = get_user_model().objects.filter(username=hand.cleaned_data["username"]).first()
                         if user is None:
-                            raise services.BadRequest("No user with that name.")
+                            raise services.BadRequest(_("No user with that name."))
                         services.seat_hand_over(match_id=match.pk, seat_number=hand.cleaned_data["seat"],
                                                 to_user=user, actor=request.user)
-                        self.message_user(request, "Seat handed over.", messages.SUCCESS)
+                        self.message_user(request, _("Seat handed over."), messages.SUCCESS)
                         return redirect("admin:games_match_manage", match.pk)
             except ServiceError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
         context = {**self.admin_site.each_context(request), "match": match, "extend": extend, "hand": hand,
-                   "opts": self.model._meta, "title": f"Manage {match}"}
+                   "opts": self.model._meta, "title": _("Manage %(match)s") % {"match": match}}
         return render(request, "admin/games/match_manage.html", context)
 
 
@@ -135,7 +140,7 @@ class ActionLogAdmin(ReadOnlyAdmin):
     search_fields = ("match__id", "actor__username")
     list_select_related = ("match", "actor")
 
-    @admin.display(description="Action")
+    @admin.display(description=gettext_lazy("Action"))
     def action_type(self, obj):
         return obj.action.get("type")
 
@@ -159,14 +164,14 @@ class ChatMessageAdmin(admin.ModelAdmin):
     readonly_fields = ("match", "user", "text", "created_at")
     actions = ["hide", "unhide"]
 
-    @admin.action(description="Hide the selected messages")
+    @admin.action(description=gettext_lazy("Hide the selected messages"))
     def hide(self, request, queryset):
         from games.history import chat_hide
 
         for message in queryset:
             chat_hide(message_id=message.pk, hidden=True)
 
-    @admin.action(description="Show the selected messages again")
+    @admin.action(description=gettext_lazy("Show the selected messages again"))
     def unhide(self, request, queryset):
         from games.history import chat_hide
 

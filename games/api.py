@@ -5,6 +5,7 @@ import json
 from django.http import JsonResponse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import ApiToken
@@ -19,7 +20,7 @@ def error(message: str, status: int, **extra) -> JsonResponse:
 
 def token_user(request):
     header = request.headers.get("Authorization", "")
-    scheme, _, key = header.partition(" ")
+    scheme, _space, key = header.partition(" ")
     if scheme.lower() not in ("token", "bearer") or not key:
         return None
     token = ApiToken.objects.select_related("user").filter(digest=ApiToken.hash(key.strip())).first()
@@ -38,10 +39,10 @@ def endpoint(methods, auth=True):
         @functools.wraps(view)
         def inner(request, *args, **kwargs):
             if request.method not in methods:
-                return error(f"Method {request.method} not allowed.", 405)
+                return error(_("Method %(method)s not allowed.") % {"method": request.method}, 405)
             user = token_user(request)
             if auth and user is None:
-                return error("Send a valid API token: 'Authorization: Token <key>'.", 401)
+                return error(_("Send a valid API token: 'Authorization: Token <key>'."), 401)
             request.api_user = user
             body = {}
             if request.method == "POST" and request.body:
@@ -50,11 +51,11 @@ def endpoint(methods, auth=True):
                     # JSON may escape lone surrogates, which no database can store as text.
                     json.dumps(body, ensure_ascii=False).encode("utf-8")
                 except (json.JSONDecodeError, UnicodeDecodeError):
-                    return error("The body is not valid JSON.", 400)
+                    return error(_("The body is not valid JSON."), 400)
                 except UnicodeEncodeError:
-                    return error("The body contains text that is not valid Unicode.", 400)
+                    return error(_("The body contains text that is not valid Unicode."), 400)
                 if not isinstance(body, dict):
-                    return error("The body must be a JSON object.", 400)
+                    return error(_("The body must be a JSON object."), 400)
             try:
                 return view(request, body, *args, **kwargs)
             except ServiceError as exc:
@@ -93,7 +94,7 @@ def matches(request, body):
         except ValueError:
             deadline = None
         if deadline is None or timezone.is_naive(deadline):
-            raise BadRequest("game_deadline must be an ISO 8601 date and time with a time zone.")
+            raise BadRequest(_("game_deadline must be an ISO 8601 date and time with a time zone."))
     try:
         match = services.match_create(
             creator=request.api_user, game=str(body.get("game", "")), seats=body.get("seats", 2),
@@ -107,7 +108,7 @@ def matches(request, body):
             bot_seats=body.get("bot_seats", 0),
         )
     except (TypeError, ValueError):
-        raise BadRequest("Numbers must be whole numbers.") from None
+        raise BadRequest(_("Numbers must be whole numbers.")) from None
     return JsonResponse(match_summary(match, request.api_user), status=201)
 
 
@@ -138,13 +139,13 @@ def actions(request, body, match_id):
     if request.method == "POST":
         action = body.get("action")
         if "version" not in body:
-            raise BadRequest("Send the version you acted on as \"version\".")
+            raise BadRequest(_("Send the version you acted on as \"version\"."))
         services.action_apply(match_id=match_id, user=request.api_user, action=action,
                               expected_version=body.get("version"))
     match = selectors.match_for_viewer(match_id=match_id, user=request.api_user)
     seat = selectors.seat_of(match, request.api_user)
     if seat is None:
-        raise NotAllowed("You have no seat in this match.")
+        raise NotAllowed(_("You have no seat in this match."))
     engine = get_engine(match.game)
     my_turn = match.status == "running" and seat.number in match.turn_seats
     return JsonResponse({"version": match.version, "my_turn": my_turn,
@@ -163,7 +164,7 @@ def public_log(request, body, match_id):
 def replay(request, body, match_id):
     match = selectors.match_for_viewer(match_id=match_id, user=request.api_user)
     if not match.is_over or not match.seed:
-        raise NotAllowed("The seed and the full log are published when the match ends.")
+        raise NotAllowed(_("The seed and the full log are published when the match ends."))
     log = [{"seq": r.seq, "seat": r.seat, "kind": r.kind, "action": r.action, "events": r.events}
            for r in match.log.order_by("seq")]
     return JsonResponse({"game": match.game, "rules_version": match.rules_version, "seats": match.seats_count,

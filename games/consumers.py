@@ -7,6 +7,8 @@ import asyncio
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.http import HttpRequest
+from django.utils import translation
 
 from games import panels, selectors
 from games.errors import ServiceError
@@ -21,6 +23,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.sent = None
+        self.language = self._browser_language()
         self.lock = asyncio.Lock()
         try:
             await _in_pool(selectors.match_for_viewer)(match_id=self.match_id, user=self.scope.get("user"),
@@ -40,6 +43,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if key == "invite":
                 return value
         return None
+
+    def _browser_language(self):
+        """What the browser asked for in the handshake (the language cookie, then
+        Accept-Language), read as the pages read it; a profile's language still wins later."""
+        request = HttpRequest()
+        request.COOKIES = self.scope.get("cookies", {})
+        headers = dict(self.scope.get("headers", []))
+        request.META["HTTP_ACCEPT_LANGUAGE"] = headers.get(b"accept-language", b"").decode("latin-1")
+        return translation.get_language_from_request(request)
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
@@ -71,7 +83,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             match = selectors.match_get(match_id=self.match_id)
         except ServiceError:
             return None
-        return panels.render_live(match, self.scope.get("user"))
+        return panels.render_live(match, self.scope.get("user"), browser_language=self.language)
 
     def _render_chat(self):
         try:
@@ -79,4 +91,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except ServiceError:
             return None
         user = self.scope.get("user")
-        return panels.render_chat(match, user) if selectors.can_chat(match, user) else None
+        if not selectors.can_chat(match, user):
+            return None
+        return panels.render_chat(match, user, browser_language=self.language)

@@ -4,6 +4,7 @@ import json
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import live
 from games.bots import bot_user
@@ -20,11 +21,11 @@ MAX_IMPORT_ACTIONS = 100_000
 def chat_post(*, match: Match, user, text: str) -> ChatMessage:
     text = (text or "").strip()
     if not can_chat(match, user):
-        raise NotAllowed("Only the players of this match can write in its chat.")
+        raise NotAllowed(_("Only the players of this match can write in its chat."))
     if not text:
-        raise BadRequest("Write something first.")
+        raise BadRequest(_("Write something first."))
     if len(text) > 500:
-        raise BadRequest("A message is at most 500 characters.")
+        raise BadRequest(_("A message is at most 500 characters."))
     message = ChatMessage.objects.create(match=match, user=user, text=text)
     match_id = match.pk
     transaction.on_commit(lambda: live.broadcast_chat(match_id))
@@ -42,7 +43,7 @@ def chat_hide(*, message_id, hidden=True) -> None:
 def match_export(match: Match) -> dict:
     """Settings, seed and actions: everything another site needs to replay the match."""
     if not match.is_over or not match.seed:
-        raise NotAllowed("A match can be exported once it is over and its seed revealed.")
+        raise NotAllowed(_("A match can be exported once it is over and its seed revealed."))
     rows = match.log.filter(kind__in=ActionLog.ENGINE_KINDS).order_by("seq")
     return {
         "format": EXPORT_FORMAT, "game": match.game, "rules_version": match.rules_version,
@@ -59,18 +60,18 @@ def match_import(*, data, user) -> Match:
     """Replay an exported match from its seed; if every action is legal, keep it as a finished,
     unrated match here, with its replay and verification."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        raise BadRequest(f"This is not a Tradewinds match export ({EXPORT_FORMAT}).")
+        raise BadRequest(_("This is not a Tradewinds match export (%(format)s).") % {"format": EXPORT_FORMAT})
     try:
         engine = get_engine(str(data.get("game")))
     except LookupError:
-        raise BadRequest(f"This site has no game called {data.get('game')!r}.") from None
+        raise BadRequest(_("This site has no game called %(game)s.") % {"game": repr(data.get("game"))}) from None
     seed, actions, players = data.get("seed"), data.get("actions"), data.get("players")
     if not isinstance(seed, str) or not isinstance(actions, list) or not isinstance(players, list):
-        raise BadRequest("The export lacks its seed, players or actions.")
+        raise BadRequest(_("The export lacks its seed, players or actions."))
     if len(actions) > MAX_IMPORT_ACTIONS:
-        raise BadRequest("The export is too long.")
+        raise BadRequest(_("The export is too long."))
     if data.get("seed_hash") and seed_hash(seed) != data["seed_hash"]:
-        raise BadRequest("The seed does not match its published hash.")
+        raise BadRequest(_("The seed does not match its published hash."))
     count = len(players)
     happened = []
     try:
@@ -78,14 +79,14 @@ def match_import(*, data, user) -> Match:
         state = engine.new_game(count, seed, options)
         for number, row in enumerate(actions, 1):
             if not isinstance(row, dict) or row.get("kind") not in ActionLog.ENGINE_KINDS:
-                raise BadRequest(f"Action {number} is malformed.")
+                raise BadRequest(_("Action %(number)s is malformed.") % {"number": number})
             state, events = engine.apply(state, row.get("seat"), row.get("action"))
             state = json.loads(json.dumps(state))
             happened.append(json.loads(json.dumps(events)))
     except IllegalAction as exc:
-        raise BadRequest(f"The replay fails: {exc}") from None
+        raise BadRequest(_("The replay fails: %(reason)s") % {"reason": exc}) from None
     except (TypeError, ValueError, KeyError) as exc:
-        raise BadRequest(f"The export is malformed: {exc}") from None
+        raise BadRequest(_("The export is malformed: %(reason)s") % {"reason": exc}) from None
     with transaction.atomic():
         match = Match.objects.create(
             game=engine.name, rules_version=str(data.get("rules_version", "")), creator=user,

@@ -5,10 +5,11 @@ import logging
 from django.db import InterfaceError, OperationalError
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy
 
 log = logging.getLogger(__name__)
 
-MESSAGE = "The database could not be reached, so nothing was changed. Please try again in a moment."
+MESSAGE = gettext_lazy("The database could not be reached, so nothing was changed. Please try again in a moment.")
 
 
 class DatabaseUnavailableMiddleware:
@@ -23,8 +24,8 @@ class DatabaseUnavailableMiddleware:
             return None
         log.warning("database unavailable during %s %s: %s", request.method, request.path, exception)
         if request.path.startswith("/api/"):
-            response = JsonResponse({"error": MESSAGE}, status=503)
+            response = JsonResponse({"error": str(MESSAGE)}, status=503)
         else:
-            response = render(request, "games/error.html", {"message": MESSAGE}, status=503)
+            response = render(request, "games/error.html", {"message": str(MESSAGE)}, status=503)
         response["Retry-After"] = "5"
         return response

@@ -1,16 +1,46 @@
+import re
 import secrets
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
+
+# Why a match ended. The reason is stored in English on the match and in its log (a stored
+# value must not depend on who happened to end it); it is put into the reader's language when
+# shown. A reason outside these is shown as it was stored.
+FINISH_REASONS = {
+    "the game reached its end": _("the game reached its end"),
+    "the match deadline passed": _("the match deadline passed"),
+    "cancelled by its creator": _("cancelled by its creator"),
+    "aborted by an admin": _("aborted by an admin"),
+    "imported from another site": _("imported from another site"),
+}
+FINISH_REASON_PATTERNS = [
+    (re.compile(r"the round limit of (?P<rounds>\d+) was reached"), _("the round limit of %(rounds)s was reached")),
+    (re.compile(r"ended by an admin \((?P<admin>.*)\)"), _("ended by an admin (%(admin)s)")),
+]
+
+
+def finish_reason_display(reason: str) -> str:
+    if reason in FINISH_REASONS:
+        return str(FINISH_REASONS[reason])
+    for pattern, text in FINISH_REASON_PATTERNS:
+        found = pattern.fullmatch(reason or "")
+        if found:
+            return text % found.groupdict()
+    return reason
 
 
 class Match(models.Model):
     """One game played on the site: its settings, its current state and its deadlines."""
 
     OPEN, RUNNING, PAUSED, FINISHED, ABORTED = "open", "running", "paused", "finished", "aborted"
-    STATUS_CHOICES = [(OPEN, "Open"), (RUNNING, "Running"), (PAUSED, "Paused"),
-                      (FINISHED, "Finished"), (ABORTED, "Aborted")]
+    STATUS_CHOICES = [(OPEN, pgettext_lazy("match status", "Open")),
+                      (RUNNING, pgettext_lazy("match status", "Running")),
+                      (PAUSED, pgettext_lazy("match status", "Paused")),
+                      (FINISHED, pgettext_lazy("match status", "Finished")),
+                      (ABORTED, pgettext_lazy("match status", "Aborted"))]
 
     game = models.CharField(max_length=32, db_index=True)
     rules_version = models.CharField(max_length=16, blank=True)
@@ -20,9 +50,9 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=OPEN, db_index=True)
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches")
     is_public = models.BooleanField(default=True)
-    rated = models.BooleanField(default=True, help_text="Counts for ratings and leaderboards.")
-    allow_vacation = models.BooleanField(default=True, help_text="A player on vacation pauses their deadlines here.")
-    bots_cover_absence = models.BooleanField(default=False, help_text="A bot plays an absent player's turns.")
+    rated = models.BooleanField(default=True, help_text=_("Counts for ratings and leaderboards."))
+    allow_vacation = models.BooleanField(default=True, help_text=_("A player on vacation pauses their deadlines here."))
+    bots_cover_absence = models.BooleanField(default=False, help_text=_("A bot plays an absent player's turns."))
     invite_code = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
 
     turn_seconds = models.PositiveIntegerField(default=24 * 3600)
@@ -53,7 +83,7 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name_plural = "matches"
+        verbose_name_plural = _("matches")
         indexes = [
             models.Index(fields=["next_due_at"], name="match_due_idx",
                          condition=models.Q(status="running")),
@@ -67,6 +97,9 @@ class Match(models.Model):
     def get_absolute_url(self):
         return reverse("match_detail", args=[self.pk])
 
+    def get_finish_reason_display(self) -> str:
+        return finish_reason_display(self.finish_reason)
+
     @property
     def is_over(self):
         return self.status in (self.FINISHED, self.ABORTED)
@@ -78,6 +111,11 @@ class Match(models.Model):
 
 class Seat(models.Model):
     COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "black", "white"]
+    # The stored colour is a CSS class as well as a word; the word is shown in the reader's language.
+    COLOUR_NAMES = {"red": pgettext_lazy("colour", "red"), "blue": pgettext_lazy("colour", "blue"),
+                    "green": pgettext_lazy("colour", "green"), "yellow": pgettext_lazy("colour", "yellow"),
+                    "purple": pgettext_lazy("colour", "purple"), "orange": pgettext_lazy("colour", "orange"),
+                    "black": pgettext_lazy("colour", "black"), "white": pgettext_lazy("colour", "white")}
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -110,8 +148,12 @@ class ActionLog(models.Model):
     """The append-only record of a match: every action and what it caused, in order."""
 
     PLAYER, TIMEOUT, SYSTEM, BOT, ADMIN, RECORD = "player", "timeout", "system", "bot", "admin", "record"
-    KIND_CHOICES = [(PLAYER, "Player"), (TIMEOUT, "Timeout"), (SYSTEM, "System"), (BOT, "Bot"),
-                    (ADMIN, "Admin"), (RECORD, "Record")]
+    KIND_CHOICES = [(PLAYER, pgettext_lazy("log entry by", "Player")),
+                    (TIMEOUT, pgettext_lazy("log entry by", "Timeout")),
+                    (SYSTEM, pgettext_lazy("log entry by", "System")),
+                    (BOT, pgettext_lazy("log entry by", "Bot")),
+                    (ADMIN, pgettext_lazy("log entry by", "Admin")),
+                    (RECORD, pgettext_lazy("log entry by", "Record"))]
     ENGINE_KINDS = (PLAYER, TIMEOUT, SYSTEM, BOT)
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log")

@@ -3,7 +3,7 @@ The same templates serve all three, so a player sees the same thing however it a
 import zoneinfo
 
 from django.template.loader import render_to_string, select_template
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import Vacation
 from games import selectors
@@ -49,15 +49,16 @@ def match_context(match: Match, user, *, error: str | None = None) -> dict:
     }
 
 
-def render_live(match: Match, user, *, request=None, error=None) -> str:
-    # The socket renders without a request: show times in the viewer's own zone all the same.
-    with timezone.override(viewer_time_zone(user)):
+def render_live(match: Match, user, *, request=None, error=None, browser_language=None) -> str:
+    # The socket renders without a request: show times in the viewer's own zone and words in
+    # their own language all the same.
+    with timezone.override(viewer_time_zone(user)), translation.override(viewer_language(user, browser_language)):
         return render_to_string("games/partials/match_live.html", match_context(match, user, error=error),
                                 request=request)
 
 
-def render_chat(match: Match, user, *, error=None) -> str:
-    with timezone.override(viewer_time_zone(user)):
+def render_chat(match: Match, user, *, error=None, browser_language=None) -> str:
+    with timezone.override(viewer_time_zone(user)), translation.override(viewer_language(user, browser_language)):
         return render_to_string("games/partials/chat.html", {
             "match": match, "chat": selectors.chat_messages(match, user), "user": user,
             "can_chat": selectors.can_chat(match, user), "chat_error": error})
@@ -69,6 +70,15 @@ def viewer_time_zone(user):
         return zoneinfo.ZoneInfo(profile.time_zone) if profile else timezone.get_current_timezone()
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return timezone.get_current_timezone()
+
+
+def viewer_language(user, browser_language=None) -> str:
+    """The profile's language wins, as on the pages; otherwise what the browser asked for (a
+    socket passes what its handshake asked for), otherwise the language already active."""
+    profile = getattr(user, "profile", None) if user is not None and user.is_authenticated else None
+    if profile is not None and profile.language:
+        return profile.language
+    return browser_language or translation.get_language()
 
 
 def replay_context(match: Match, step: int) -> dict:

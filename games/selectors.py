@@ -1,11 +1,13 @@
 """Reads the pages, the API and the socket need. Everything shown to a person goes through
 `engine.view(state, seat)`: the raw state (and its seed) never reaches a template."""
 from django.db.models import Q
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from accounts.models import display_name
 from games.engines import get_engine
 from games.errors import NotAllowed, NotFound
-from games.models import Match
+from games.models import Match, finish_reason_display
 
 LOG_LINES = 30
 
@@ -14,7 +16,7 @@ def match_get(*, match_id) -> Match:
     try:
         return Match.objects.select_related("creator").prefetch_related("seats__user__profile").get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
-        raise NotFound("No such match.") from None
+        raise NotFound(_("No such match.")) from None
 
 
 def seat_of(match: Match, user):
@@ -36,7 +38,7 @@ def can_watch(match: Match, user, invite_code: str | None = None) -> bool:
 def match_for_viewer(*, match_id, user, invite_code=None) -> Match:
     match = match_get(match_id=match_id)
     if not can_watch(match, user, invite_code):
-        raise NotAllowed("This match is private.")
+        raise NotAllowed(_("This match is private."))
     return match
 
 
@@ -89,22 +91,29 @@ def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> lis
 
 
 def describe(engine, event: dict, names: list[str]) -> str:
+    """One event in words, in the language of whoever reads it: the platform's own events
+    through gettext, the game's through the engine's phrase book."""
     kind = event.get("type", "")
     if kind == "match_finished":
-        return f"The match ended: {event.get('reason', '')}."
+        return _("The match ended: %(reason)s.") % {"reason": finish_reason_display(event.get("reason", ""))}
     if kind == "bot_covers":
         seat = event.get("seat", 0)
-        who = names[seat] if 0 <= seat < len(names) else "a player"
-        return f"A bot plays for {who} until they come back."
+        who = names[seat] if 0 <= seat < len(names) else _("a player")
+        return _("A bot plays for %(player)s until they come back.") % {"player": who}
+    if kind == "admin_pause":
+        return _("An admin paused the match.")
+    if kind == "admin_resume":
+        return _("An admin resumed the match.")
+    if kind == "admin_abort":
+        return _("An admin aborted the match.")
+    if kind == "admin_extend":
+        return _("An admin extended the deadline.")
+    if kind == "admin_hand_seat":
+        return _("An admin handed seat %(seat)s to %(player)s.") % {"seat": event.get("seat", 0) + 1,
+                                                                     "player": event.get("to")}
     if kind.startswith("admin_"):
-        return {
-            "admin_pause": "An admin paused the match.",
-            "admin_resume": "An admin resumed the match.",
-            "admin_abort": "An admin aborted the match.",
-            "admin_extend": "An admin extended the deadline.",
-            "admin_hand_seat": f"An admin handed seat {event.get('seat', 0) + 1} to {event.get('to')}.",
-        }.get(kind, "An admin changed the match.")
-    return engine.describe(event, names)
+        return _("An admin changed the match.")
+    return engine.describe(event, names, lang=translation.get_language())
 
 
 def public_log(match: Match, seat_number=None) -> list[dict]:

@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import Vacation, active_vacation
 from games import bots, projections
@@ -29,14 +30,14 @@ def _engine(game: str):
     try:
         return get_engine(game)
     except LookupError:
-        raise BadRequest(f"There is no game called {game!r}.") from None
+        raise BadRequest(_("There is no game called %(game)s.") % {"game": repr(game)}) from None
 
 
 def _locked(match_id) -> Match:
     try:
         match = Match.objects.select_for_update().get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
-        raise NotFound("No such match.") from None
+        raise NotFound(_("No such match.")) from None
     match.seq_at_lock, match.turn_passed_to = match.version, None
     return match
 
@@ -81,25 +82,25 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
     try:
         seats = int(seats)
     except (TypeError, ValueError):
-        raise BadRequest("Number of seats must be a whole number.") from None
+        raise BadRequest(_("Number of seats must be a whole number.")) from None
     try:
         cleaned = engine.check_options(options or {}, seats)
     except IllegalAction as exc:
         raise BadRequest(str(exc)) from None
     if not MIN_TURN_SECONDS <= int(turn_seconds) <= MAX_TURN_SECONDS:
-        raise BadRequest("Time per turn must be between 1 hour and 14 days.")
+        raise BadRequest(_("Time per turn must be between 1 hour and 14 days."))
     if int(time_bank_seconds) < 0 or int(time_bank_seconds) > 30 * 24 * 3600:
-        raise BadRequest("The time bank must be between 0 and 30 days.")
+        raise BadRequest(_("The time bank must be between 0 and 30 days."))
     if game_deadline is not None and game_deadline <= timezone.now():
-        raise BadRequest("The game deadline must be in the future.")
+        raise BadRequest(_("The game deadline must be in the future."))
     if round_limit is not None and not 1 <= int(round_limit) <= 1000:
-        raise BadRequest("The round limit must be between 1 and 1000.")
+        raise BadRequest(_("The round limit must be between 1 and 1000."))
     try:
         bot_seats = int(bot_seats or 0)
     except (TypeError, ValueError):
-        raise BadRequest("The number of bots must be a whole number.") from None
+        raise BadRequest(_("The number of bots must be a whole number.")) from None
     if not 0 <= bot_seats < seats:
-        raise BadRequest("Bots may fill at most all seats but yours.")
+        raise BadRequest(_("Bots may fill at most all seats but yours."))
     with transaction.atomic():
         match = Match.objects.create(
             game=game, rules_version=str(getattr(engine, "version", "1")), title=title[:80],
@@ -123,19 +124,19 @@ def match_join(*, match_id, user, colour: str | None = None, invite_code: str | 
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != Match.OPEN:
-            raise BadRequest("This match is no longer open.")
+            raise BadRequest(_("This match is no longer open."))
         if not match.is_public and invite_code != match.invite_code:
-            raise NotAllowed("This match is by invitation only.")
+            raise NotAllowed(_("This match is by invitation only."))
         taken = list(match.seats.all())
         if any(s.user_id == user.pk for s in taken):
-            raise BadRequest("You already have a seat in this match.")
+            raise BadRequest(_("You already have a seat in this match."))
         if len(taken) >= match.seats_count:
-            raise BadRequest("All seats are taken.")
+            raise BadRequest(_("All seats are taken."))
         used = {s.colour for s in taken}
         if colour is None:
             colour = next(c for c in Seat.COLOURS if c not in used)
         elif colour not in Seat.COLOURS or colour in used:
-            raise BadRequest("That colour is not available.")
+            raise BadRequest(_("That colour is not available."))
         seat = Seat.objects.create(match=match, user=user, colour=colour, time_bank_left=match.time_bank_seconds)
         full = len(taken) + 1 == match.seats_count
         _announce(match)
@@ -148,10 +149,10 @@ def match_leave(*, match_id, user) -> None:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != Match.OPEN:
-            raise BadRequest("You can only leave a match before it starts.")
+            raise BadRequest(_("You can only leave a match before it starts."))
         seat = match.seats.filter(user=user).first()
         if seat is None:
-            raise BadRequest("You have no seat in this match.")
+            raise BadRequest(_("You have no seat in this match."))
         if user.pk == match.creator_id:
             # The creator leaving closes the table for everybody.
             match.status = Match.ABORTED
@@ -165,12 +166,12 @@ def match_set_colour(*, match_id, user, colour: str) -> None:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != Match.OPEN:
-            raise BadRequest("Colours are chosen before the match starts.")
+            raise BadRequest(_("Colours are chosen before the match starts."))
         seat = match.seats.filter(user=user).first()
         if seat is None:
-            raise BadRequest("You have no seat in this match.")
+            raise BadRequest(_("You have no seat in this match."))
         if colour not in Seat.COLOURS or match.seats.filter(colour=colour).exclude(pk=seat.pk).exists():
-            raise BadRequest("That colour is not available.")
+            raise BadRequest(_("That colour is not available."))
         seat.colour = colour
         seat.save(update_fields=["colour"])
         _announce(match)
@@ -184,12 +185,13 @@ def match_start(*, match_id, user=None) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != Match.OPEN:
-            raise BadRequest("This match has already started.")
+            raise BadRequest(_("This match has already started."))
         if user is not None and user.pk != match.creator_id:
-            raise NotAllowed("Only the match's creator can start it.")
+            raise NotAllowed(_("Only the match's creator can start it."))
         seats = list(match.seats.order_by("joined_at", "pk"))
         if len(seats) != match.seats_count:
-            raise BadRequest(f"The match needs {match.seats_count} players; {len(seats)} have joined.")
+            raise BadRequest(_("The match needs %(seats)s players; %(joined)s have joined.")
+                             % {"seats": match.seats_count, "joined": len(seats)})
         engine = _engine(match.game)
         seed = secrets.token_hex(32)
         try:
@@ -243,27 +245,27 @@ def action_apply(*, match_id, user, action, expected_version=None) -> Match:
     """A player's move. Stale versions get 409; illegal moves the engine's message; nothing
     changes unless everything succeeds."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise BadRequest("An action is a JSON object with a \"type\".")
+        raise BadRequest(_("An action is a JSON object with a \"type\"."))
     with transaction.atomic():
         match = _locked(match_id)
         seat = match.seats.filter(user=user).first() if user is not None else None
         if seat is None or seat.number is None:
-            raise NotAllowed("You have no seat in this match.")
+            raise NotAllowed(_("You have no seat in this match."))
         if match.status == Match.PAUSED:
-            raise BadRequest("The match is paused by an admin.")
+            raise BadRequest(_("The match is paused by an admin."))
         if match.status != Match.RUNNING:
-            raise BadRequest("The match is not running.")
+            raise BadRequest(_("The match is not running."))
         if expected_version is not None:
             try:
                 expected_version = int(expected_version)
             except (TypeError, ValueError):
-                raise BadRequest("The version must be a whole number.") from None
+                raise BadRequest(_("The version must be a whole number.")) from None
             if expected_version != match.version:
-                raise StaleVersion("The game has moved on since you loaded it; here is the current state.",
+                raise StaleVersion(_("The game has moved on since you loaded it; here is the current state."),
                                    version=match.version)
         engine = _engine(match.game)
         if seat.number not in engine.to_act(match.state):
-            raise BadRequest("It is not your turn.")
+            raise BadRequest(_("It is not your turn."))
         now = timezone.now()
         try:
             _step(match, engine, seat.number, action, kind=ActionLog.PLAYER, actor=user)
@@ -285,7 +287,7 @@ def system_action_apply(*, match_id) -> bool:
             return False
         engine = _engine(match.game)
         applied = False
-        for _ in range(MAX_AUTOMATIC_STEPS):
+        for _attempt in range(MAX_AUTOMATIC_STEPS):
             action = engine.system_action(match.state)
             if action is None:
                 break
@@ -331,7 +333,7 @@ def deadline_apply(*, match_id, now=None) -> bool:
                 _note(match, {"type": "bot_covers", "seat": owner.number})
         # Bots (and absent players they cover for) move at once, turn after turn, until a
         # person is to act.
-        for _ in range(MAX_AUTOMATIC_STEPS):
+        for _attempt in range(MAX_AUTOMATIC_STEPS):
             if match.status != Match.RUNNING or engine.is_over(match.state):
                 break
             turn = [n for n in engine.to_act(match.state) if seats[n].played_by_bot(match)]
@@ -349,7 +351,7 @@ def _play_seat(match: Match, engine, number: int, *, by_bot: bool) -> bool:
     """Play for one seat until it has nothing more to do now: the bot's choices, or else the
     engine's timeout actions. System actions the moves call for are applied on the way."""
     played = False
-    for _ in range(MAX_AUTOMATIC_STEPS):
+    for _attempt in range(MAX_AUTOMATIC_STEPS):
         if match.status != Match.RUNNING or number not in engine.to_act(match.state):
             break
         if by_bot:
@@ -393,13 +395,15 @@ def vacation_start(*, user, days: int, now=None) -> Vacation:
     try:
         days = int(days)
     except (TypeError, ValueError):
-        raise BadRequest("Say how many days.") from None
+        raise BadRequest(_("Say how many days.")) from None
     if days < 1:
-        raise BadRequest("A vacation lasts at least one day.")
+        raise BadRequest(_("A vacation lasts at least one day."))
     if days > vacation_days_left(user=user, now=now):
-        raise BadRequest(f"You have {vacation_days_left(user=user, now=now)} vacation days left this year.")
+        left = vacation_days_left(user=user, now=now)
+        raise BadRequest(ngettext("You have %(days)s vacation day left this year.",
+                                  "You have %(days)s vacation days left this year.", left) % {"days": left})
     if active_vacation(user, now) is not None:
-        raise BadRequest("You are already on vacation.")
+        raise BadRequest(_("You are already on vacation."))
     with transaction.atomic():
         vacation = Vacation.objects.create(user=user, starts_at=now, ends_at=now + timedelta(days=days))
         _shift_turns(user, timedelta(days=days))
@@ -508,7 +512,7 @@ def match_finish(*, match_id, reason: str, actor=None) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status not in (Match.RUNNING, Match.PAUSED):
-            raise BadRequest("Only a running or paused match can be ended.")
+            raise BadRequest(_("Only a running or paused match can be ended."))
         engine = _engine(match.game)
         match.status = Match.RUNNING
         _finish(match, engine, reason, timezone.now())
@@ -527,7 +531,7 @@ def match_pause(*, match_id, actor) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != Match.RUNNING:
-            raise BadRequest("Only a running match can be paused.")
+            raise BadRequest(_("Only a running match can be paused."))
         match.status = Match.PAUSED
         _admin_log(match, actor, {"type": "admin_pause"})
         _schedule(match, _engine(match.game), timezone.now())
@@ -540,7 +544,7 @@ def match_resume(*, match_id, actor) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != Match.PAUSED:
-            raise BadRequest("Only a paused match can be resumed.")
+            raise BadRequest(_("Only a paused match can be resumed."))
         match.status = Match.RUNNING
         match.turn_key = ""  # the seat to act gets a fresh turn clock
         _admin_log(match, actor, {"type": "admin_resume"})
@@ -553,20 +557,20 @@ def match_extend(*, match_id, actor, turn_hours: float = 0, game_deadline=None) 
     with transaction.atomic():
         match = _locked(match_id)
         if match.status not in (Match.RUNNING, Match.PAUSED):
-            raise BadRequest("Only a running or paused match can be extended.")
+            raise BadRequest(_("Only a running or paused match can be extended."))
         detail = {"type": "admin_extend"}
         if turn_hours:
             if match.turn_deadline is None:
-                raise BadRequest("Nobody's turn clock is running.")
+                raise BadRequest(_("Nobody's turn clock is running."))
             match.turn_deadline += timedelta(hours=float(turn_hours))
             detail["turn_hours"] = float(turn_hours)
         if game_deadline is not None:
             if game_deadline <= timezone.now():
-                raise BadRequest("The new deadline must be in the future.")
+                raise BadRequest(_("The new deadline must be in the future."))
             match.game_deadline = game_deadline
             detail["game_deadline"] = game_deadline.isoformat()
         if len(detail) == 1:
-            raise BadRequest("Say how much to extend.")
+            raise BadRequest(_("Say how much to extend."))
         _admin_log(match, actor, detail)
         match.next_due_at = _next_due(match) if match.status == Match.RUNNING else None
         match.save()
@@ -578,7 +582,7 @@ def match_abort(*, match_id, actor) -> Match:
     with transaction.atomic():
         match = _locked(match_id)
         if match.is_over:
-            raise BadRequest("The match is already over.")
+            raise BadRequest(_("The match is already over."))
         match.status, match.finish_reason, match.finished_at = Match.ABORTED, "aborted by an admin", timezone.now()
         _admin_log(match, actor, {"type": "admin_abort"})
         _schedule(match, None, timezone.now())
@@ -591,18 +595,18 @@ def seat_hand_over(*, match_id, seat_number: int, to_user, actor) -> Seat:
     with transaction.atomic():
         match = _locked(match_id)
         if match.is_over:
-            raise BadRequest("The match is over.")
+            raise BadRequest(_("The match is over."))
         seat = match.seats.filter(number=seat_number).first()
         if seat is None:
-            raise BadRequest("No such seat.")
+            raise BadRequest(_("No such seat."))
         if match.seats.filter(user=to_user).exists():
-            raise BadRequest(f"{to_user} already has a seat in this match.")
+            raise BadRequest(_("%(player)s already has a seat in this match.") % {"player": to_user})
         previous = seat.user
         seat.user, seat.is_absent, seat.consecutive_timeouts = to_user, False, 0
         try:
             seat.save(update_fields=["user", "is_absent", "consecutive_timeouts"])
         except IntegrityError:
-            raise BadRequest("That player already has a seat here.") from None
+            raise BadRequest(_("That player already has a seat here.")) from None
         _admin_log(match, actor, {"type": "admin_hand_seat", "seat": seat_number,
                                   "from": previous.get_username(), "to": to_user.get_username()})
         match.save()

@@ -5,6 +5,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import panels, selectors, services
@@ -35,7 +37,7 @@ def match_new(request):
     form = MatchForm(request.POST or None, initial={"game": request.GET.get("game")})
     game = request.POST.get("game") or request.GET.get("game") or next(iter(sorted(ENGINES)), None)
     engine = ENGINES.get(game)
-    options = [dict(o) for o in engine.options()] if engine else []
+    options = [dict(o) for o in engine.options(lang=translation.get_language())] if engine else []
     error = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -55,7 +57,7 @@ def match_new(request):
         except ServiceError as exc:
             error = exc.message
         else:
-            messages.success(request, "Match created. Share its link so others can join.")
+            messages.success(request, _("Match created. Share its link so others can join."))
             return redirect(match)
     for o in options:
         o["value"] = request.POST.get(f"opt_{o['name']}", o["default"]) if request.method == "POST" else o["default"]
@@ -74,7 +76,7 @@ def match_detail(request, match_id):
     if seat is not None and seat.is_absent:
         services.seat_return(match_id=match.pk, user=request.user)
         match.refresh_from_db()
-        messages.info(request, "Welcome back: your turns wait for you again.")
+        messages.info(request, _("Welcome back: your turns wait for you again."))
     if request.htmx and not request.htmx.boosted:
         return HttpResponse(panels.render_live(match, request.user, request=request))
     context = panels.match_context(match, request.user)
@@ -90,9 +92,9 @@ def parse_action(post) -> dict:
     try:
         action = json.loads(post.get("action") or "{}")
     except json.JSONDecodeError:
-        raise services.BadRequest("The action is not valid JSON.") from None
+        raise services.BadRequest(_("The action is not valid JSON.")) from None
     if not isinstance(action, dict):
-        raise services.BadRequest("An action is a JSON object with a \"type\".")
+        raise services.BadRequest(_("An action is a JSON object with a \"type\"."))
     for key in post:
         if not key.startswith("a."):
             continue
@@ -102,7 +104,7 @@ def parse_action(post) -> dict:
         for part in path[:-1]:
             target = target.setdefault(part, {})
             if not isinstance(target, dict):
-                raise services.BadRequest(f"Field {key} does not fit the action.")
+                raise services.BadRequest(_("Field %(field)s does not fit the action.") % {"field": key})
         if key.endswith("[]"):
             target[path[-1][:-2]] = values
         elif values:
@@ -156,27 +158,28 @@ def _lobby_action(request, match_id, service, success: str, **kwargs):
 @login_required
 @require_POST
 def match_join(request, match_id):
-    return _lobby_action(request, match_id, services.match_join, "You have a seat. The match starts when it is full.",
+    return _lobby_action(request, match_id, services.match_join,
+                         _("You have a seat. The match starts when it is full."),
                          colour=request.POST.get("colour") or None, invite_code=request.POST.get("invite") or None)
 
 
 @login_required
 @require_POST
 def match_leave(request, match_id):
-    return _lobby_action(request, match_id, services.match_leave, "You left the match.")
+    return _lobby_action(request, match_id, services.match_leave, _("You left the match."))
 
 
 @login_required
 @require_POST
 def match_colour(request, match_id):
-    return _lobby_action(request, match_id, services.match_set_colour, "Colour changed.",
+    return _lobby_action(request, match_id, services.match_set_colour, _("Colour changed."),
                          colour=request.POST.get("colour", ""))
 
 
 @login_required
 @require_POST
 def match_start(request, match_id):
-    return _lobby_action(request, match_id, services.match_start, "The match has started.")
+    return _lobby_action(request, match_id, services.match_start, _("The match has started."))
 
 
 def match_verify(request, match_id):
@@ -189,7 +192,7 @@ def match_verify(request, match_id):
         return _error_page(request, exc)
     if not match.is_over or match.state is None:
         return render(request, "games/error.html",
-                      {"message": "The seed is revealed when the match ends."}, status=403)
+                      {"message": _("The seed is revealed when the match ends.")}, status=403)
     result = replay_match(match)
     return render(request, "games/verify.html", {"match": match, "result": result,
                                                  "hash_ok": seed_hash(match.seed) == match.seed_hash})
@@ -199,9 +202,10 @@ def rules(request, game):
     try:
         engine = get_engine(game)
     except LookupError:
-        return render(request, "games/error.html", {"message": "No such game."}, status=404)
+        return render(request, "games/error.html", {"message": _("No such game.")}, status=404)
     rules_template = panels.game_template(game, "rules_text.html").template.name
-    return render(request, "games/rules.html", {"engine": engine, "game": game, "rules_template": rules_template})
+    return render(request, "games/rules.html", {"engine": engine, "game": game, "rules_template": rules_template,
+                                                "options": engine.options(lang=translation.get_language())})
 
 
 def match_replay(request, match_id):
@@ -211,7 +215,7 @@ def match_replay(request, match_id):
     except ServiceError as exc:
         return _error_page(request, exc)
     if not match.is_over or not match.seed or match.state is None:
-        return render(request, "games/error.html", {"message": "A match can be replayed once it is over."},
+        return render(request, "games/error.html", {"message": _("A match can be replayed once it is over.")},
                       status=403)
     try:
         step = int(request.GET.get("step", "0"))
@@ -245,11 +249,11 @@ def match_import(request):
             data = json.loads(raw or b"null")
             match = import_match(data=data, user=request.user)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            error = "That is not a JSON file."
+            error = _("That is not a JSON file.")
         except ServiceError as exc:
             error = exc.message
         else:
-            messages.success(request, "Imported: every action replays from the seed.")
+            messages.success(request, _("Imported: every action replays from the seed."))
             return redirect("match_replay", match.pk)
     return render(request, "games/import.html", {"error": error}, status=400 if error else 200)
 

@@ -18,7 +18,7 @@ class RaceEngine:
     max_players = 4
     version = "1"
 
-    def options(self):
+    def options(self, lang="en"):  # the race speaks English only
         return [o.as_dict() for o in OPTIONS]
 
     def check_options(self, options, players):
@@ -103,7 +103,7 @@ class RaceEngine:
             view["my_secret"] = state["secrets"][seat]
         return view
 
-    def describe(self, event, names):
+    def describe(self, event, names, lang="en"):
         who = names[event["seat"]] if "seat" in event and event["seat"] < len(names) else "?"
         kind = event["type"]
         if kind == "roll":

@@ -2,6 +2,10 @@ import json
 
 from django import template
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+
+from games.models import Seat
 
 register = template.Library()
 
@@ -34,7 +38,35 @@ def duration(seconds) -> str:
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
     if days:
-        return f"{days} d {hours} h"
+        # Translators: a duration in short units, e.g. "2 d 5 h".
+        return _("%(days)s d %(hours)s h") % {"days": days, "hours": hours}
     if hours:
-        return f"{hours} h {minutes} min"
-    return f"{minutes} min"
+        # Translators: a duration in short units, e.g. "5 h 30 min".
+        return _("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": minutes}
+    # Translators: a duration in short units, e.g. "30 min".
+    return _("%(minutes)s min") % {"minutes": minutes}
+
+
+@register.simple_tag
+def countdown(moment, shown=None):
+    """A deadline site.js counts down live, carrying the words it counts in (the script knows no
+    language, the page does); {d} {h} {m} {s} in them stand for the numbers. It shows `shown`,
+    or the time left, until the script takes over."""
+    iso = moment.isoformat()
+    return format_html(
+        '<time datetime="{}" data-deadline="{}" data-days="{}" data-hours="{}" data-minutes="{}"'
+        ' data-up="{}">{}</time>',
+        iso, iso,
+        # Translators: a live countdown; keep {d} and {h} (days, hours) as they are.
+        _("{d} d {h} h"),
+        # Translators: a live countdown; keep {h} and {m} (hours, minutes) as they are.
+        _("{h} h {m} min"),
+        # Translators: a live countdown; keep {m} and {s} (minutes, seconds) as they are.
+        _("{m} min {s} s"),
+        _("time is up"),
+        duration(seconds_left(moment)) if shown is None else shown)
+
+
+@register.filter
+def colour_name(colour: str) -> str:
+    return str(Seat.COLOUR_NAMES.get(colour, colour))

@@ -1,18 +1,23 @@
 // Live countdowns for every deadline on the page, including parts swapped in later by htmx.
+// The words come from the counting element itself (data-days, data-hours, data-minutes,
+// data-up), rendered in the reader's language; {d} {h} {m} {s} stand for the numbers.
 (function () {
-  function left(ms) {
-    if (ms <= 0) return "time is up";
-    var s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600),
-        m = Math.floor(s % 3600 / 60), r = s % 60;
-    if (d) return d + " d " + h + " h";
-    if (h) return h + " h " + m + " min";
-    return m + " min " + r + " s";
+  function fill(pattern, numbers) {
+    return pattern.replace(/\{([dhms])\}/g, function (_, unit) { return numbers[unit]; });
+  }
+  function left(el, ms) {
+    if (ms <= 0) return el.getAttribute("data-up");
+    var s = Math.floor(ms / 1000),
+        n = {d: Math.floor(s / 86400), h: Math.floor(s % 86400 / 3600), m: Math.floor(s % 3600 / 60), s: s % 60};
+    if (n.d) return fill(el.getAttribute("data-days"), n);
+    if (n.h) return fill(el.getAttribute("data-hours"), n);
+    return fill(el.getAttribute("data-minutes"), n);
   }
   function tick() {
     var now = Date.now();
-    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+    document.querySelectorAll("[data-deadline][data-up]").forEach(function (el) {
       var at = Date.parse(el.getAttribute("data-deadline"));
-      if (!isNaN(at)) el.textContent = left(at - now);
+      if (!isNaN(at)) el.textContent = left(el, at - now);
     });
   }
   setInterval(tick, 1000);
