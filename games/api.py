@@ -82,6 +82,16 @@ def match_summary(match, user=None) -> dict:
     }
 
 
+@endpoint(["GET"])
+def me(request, body):
+    """Who the token belongs to. Also the benchmark's floor: the least an authenticated call costs."""
+    user = request.api_user
+    profile = getattr(user, "profile", None)
+    return JsonResponse({"username": user.username, "name": str(profile) if profile else user.username,
+                         "language": profile.language if profile else "",
+                         "time_zone": profile.time_zone if profile else "UTC"})
+
+
 @endpoint(["GET", "POST"])
 def matches(request, body):
     if request.method == "GET":
@@ -140,9 +150,11 @@ def actions(request, body, match_id):
         action = body.get("action")
         if "version" not in body:
             raise BadRequest(_("Send the version you acted on as \"version\"."))
-        services.action_apply(match_id=match_id, user=request.api_user, action=action,
-                              expected_version=body.get("version"))
-    match = selectors.match_for_viewer(match_id=match_id, user=request.api_user)
+        # The match as the move left it; the mover has a seat, so it may see it.
+        match = services.action_apply(match_id=match_id, user=request.api_user, action=action,
+                                      expected_version=body.get("version"))
+    else:
+        match = selectors.match_for_viewer(match_id=match_id, user=request.api_user)
     seat = selectors.seat_of(match, request.api_user)
     if seat is None:
         raise NotAllowed(_("You have no seat in this match."))

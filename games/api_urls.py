@@ -4,6 +4,7 @@ from games import api
 
 urlpatterns = [
     path("openapi.json", api.openapi, name="api_openapi"),
+    path("me", api.me, name="api_me"),
     path("matches", api.matches, name="api_matches"),
     path("matches/<int:match_id>", api.match, name="api_match"),
     path("matches/<int:match_id>/join", api.join, name="api_join"),

@@ -60,6 +60,11 @@ SCHEMA = {
     },
     "security": [{"token": []}],
     "paths": {
+        "/me": {"get": {"summary": "Who this token belongs to", "responses": _responses(
+            {"type": "object", "required": ["username", "name", "language", "time_zone"],
+             "properties": {"username": {"type": "string"}, "name": {"type": "string"},
+                            "language": {"type": "string"}, "time_zone": {"type": "string"}}},
+            errors=("401",))}},
         "/matches": {
             "get": {"summary": "My matches", "responses": _responses(
                 {"type": "object", "properties": {"matches": {"type": "array", "items": SUMMARY}}},

@@ -27,6 +27,17 @@ def test_no_or_bad_token_is_401_json(client, db):
     assert api(client, "get", "/matches", key="tw_nonsense")[0] == 401
 
 
+def test_me_says_whose_token_it_is(client, keys, player):
+    """GET /api/me answers for the token's owner only: a bot learns who it plays as."""
+    player.profile.language = "sv"
+    player.profile.save()
+    status, me = api(client, "get", "/me", keys["anna"])
+    assert status == 200 and me["username"] == "anna" and me["language"] == "sv"
+    assert api(client, "get", "/me", keys["bo"])[1]["username"] == "bo"
+    assert api(client, "get", "/me")[0] == 401
+    assert api(client, "post", "/me", keys["anna"])[0] == 405
+
+
 def test_a_bot_creates_joins_and_plays_a_match(client, keys):
     status, created = api(client, "post", "/matches", keys["anna"], {"game": "race", "seats": 2, "options": {"finish": 10}})
     assert status == 201 and created["status"] == "open"
@@ -86,7 +97,7 @@ def test_log_hides_other_seats_events_and_replay_waits_for_the_end(client, keys,
 def test_openapi_schema_lists_the_endpoints(client, db):
     schema = client.get("/api/openapi.json").json()
     assert schema["openapi"].startswith("3.")
-    assert {"/matches", "/matches/{match_id}/actions", "/matches/{match_id}/replay"} <= set(schema["paths"])
+    assert {"/me", "/matches", "/matches/{match_id}/actions", "/matches/{match_id}/replay"} <= set(schema["paths"])
 
 
 def test_issue_token_command_prints_a_working_key(client, player, capsys):
