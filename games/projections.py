@@ -9,7 +9,10 @@ def register(game: str, projector: Callable) -> None:
     PROJECTORS[game] = projector
 
 
-def project(match) -> None:
+def project(match, before: dict | None = None) -> None:
+    """Write the game's tables for match.state. `before` is the state the tables already hold,
+    when the caller knows it (the snapshot it locked): the projector then writes only the
+    difference without reading the rows. Without it, the rows are read and compared."""
     projector = PROJECTORS.get(match.game)
     if projector is not None:
-        projector(match)
+        projector(match, before)

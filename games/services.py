@@ -39,6 +39,7 @@ def _locked(match_id) -> Match:
     except (Match.DoesNotExist, ValueError, TypeError):
         raise NotFound(_("No such match.")) from None
     match.seq_at_lock, match.turn_passed_to = match.version, None
+    match.state_at_lock = match.state  # what the game's own tables hold now (see _settle)
     return match
 
 
@@ -237,7 +238,9 @@ def _settle(match: Match, engine, now) -> None:
             _finish(match, engine, f"the round limit of {match.round_limit} was reached", now)
     _schedule(match, engine, now)
     match.save()
-    projections.project(match)
+    # The tables were written from the state as locked: only what changed since needs writing.
+    projections.project(match, before=getattr(match, "state_at_lock", None))
+    match.state_at_lock = match.state
     _after_commit(match)
 
 

@@ -1,7 +1,8 @@
 """Writes a match's ships and fortresses from its state. The services call `project_match`
 inside the transaction of every change, right after saving the new state, so the rows never
-disagree with the snapshot. Cheap on purpose: three reads, then only the rows that changed,
-in bulk (a move usually costs one UPDATE)."""
+disagree with the snapshot. Cheap on purpose: the services pass the state they locked, whose
+rows the tables hold, so only the difference is written without reading a row (a roll costs
+nothing, a move one UPDATE); without it the rows are read and compared."""
 from games.fuldrigger.models import Fortress, Ship
 from games.models import Seat
 
@@ -23,13 +24,34 @@ def fortress_rows(state: dict, users: dict) -> dict[str, dict]:
             for port, seat in state["fortresses"].items()}
 
 
-def project_match(match) -> None:
+def project_match(match, before: dict | None = None) -> None:
     state = match.state
     if not state:
         return
+    if before and before.get("ships") == state["ships"] and before.get("fortresses") == state["fortresses"]:
+        return  # a roll, an offer, a card that moved nothing: the rows already say it all
     users = dict(Seat.objects.filter(match_id=match.pk, number__isnull=False).values_list("number", "user_id"))
-    _sync(Ship, match, "engine_id", ship_rows(state, users))
-    _sync(Fortress, match, "port", fortress_rows(state, users))
+    if before:
+        _write_changes(Ship, match, "engine_id", ship_rows(before, users), ship_rows(state, users))
+        _write_changes(Fortress, match, "port", fortress_rows(before, users), fortress_rows(state, users))
+    else:
+        _sync(Ship, match, "engine_id", ship_rows(state, users))
+        _sync(Fortress, match, "port", fortress_rows(state, users))
+
+
+def _write_changes(model, match, key: str, old: dict, new: dict) -> None:
+    """Write the difference between two states' rows, trusting that the table holds `old`."""
+    gone = [value for value in old if value not in new]
+    if gone:
+        model.objects.filter(match_id=match.pk, **{f"{key}__in": gone}).delete()
+    created = [model(match_id=match.pk, **{key: value}, **data) for value, data in new.items() if value not in old]
+    if created:
+        model.objects.bulk_create(created)
+    for value, data in new.items():
+        previous = old.get(value)
+        if previous is not None and previous != data:
+            changed = {name: v for name, v in data.items() if previous.get(name) != v}
+            model.objects.filter(match_id=match.pk, **{key: value}).update(**changed)
 
 
 def _sync(model, match, key: str, wanted: dict) -> None:

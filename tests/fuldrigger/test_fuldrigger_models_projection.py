@@ -147,6 +147,39 @@ def test_projection_writes_only_what_changed(player, opponent):
     assert len(writes) == 1 and writes[0].lstrip().upper().startswith("UPDATE")
 
 
+@pytest.mark.django_db
+def test_projection_from_the_locked_state_writes_the_difference_without_reading(player, opponent):
+    """Given the state the rows hold, an unchanged fleet costs no query, a moved ship one UPDATE,
+    and a captured, sunk or new ship and a razed fortress land in the rows all the same."""
+    import copy
+
+    match = start([player, opponent])
+    before = copy.deepcopy(match.state)
+    with CaptureQueriesContext(connection) as nothing:
+        project_match(match, before)
+    assert len(nothing) == 0
+    ship = next(iter(match.state["ships"].values()))
+    ship["node"] = "north_sea"
+    with CaptureQueriesContext(connection) as one_move:
+        project_match(match, before)
+    writes = [q["sql"] for q in one_move if not q["sql"].lstrip().upper().startswith("SELECT")]
+    assert len(writes) == 1 and writes[0].lstrip().upper().startswith("UPDATE")
+    assert_rows_match(match)
+    before = copy.deepcopy(match.state)
+    state = match.state
+    theirs = next(s for s in state["ships"].values() if s["owner"] == 1)
+    theirs["owner"] = 0
+    sunk = next(s for s in state["ships"].values() if s["owner"] == 1 and s is not theirs)
+    del state["ships"][str(sunk["id"])]
+    state["fortresses"] = {"lisbon": 1}
+    project_match(match, before)
+    assert_rows_match(match)
+    before = copy.deepcopy(match.state)
+    del match.state["fortresses"]["lisbon"]
+    project_match(match, before)
+    assert_rows_match(match)
+
+
 def test_a_seat_handed_over_by_an_admin_hands_over_its_fleet_rows(db):
     """The projection follows an admin's hand-over at once, not at the next move."""
     users = [make_user(name) for name in ("anna", "bo")]
