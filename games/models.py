@@ -77,7 +77,7 @@ class Match(models.Model):
     # An imported match keeps its players' names from the site it was played on.
     player_names = models.JSONField(null=True, blank=True)
     standings = models.JSONField(null=True, blank=True)
-    finish_reason = models.CharField(max_length=40, blank=True)
+    finish_reason = models.CharField(max_length=200, blank=True)  # "ended by an admin (<username>)"
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -18,6 +18,18 @@ def test_admin_pause_resume_end_and_abort(race_match, staff):
     assert "already over" in response.content.decode()
 
 
+def test_an_admin_with_the_longest_name_can_end_a_match(race_match, staff):
+    """The finish reason names the admin; a 150-character username still fits (PostgreSQL
+    would refuse a longer value than the column holds)."""
+    staff.username = "a" * 150
+    staff.save()
+    client = client_for(staff)
+    client.post(reverse("admin:games_match_changelist"),
+                {"action": "action_match_end_now", "_selected_action": [race_match.pk]})
+    match = Match.objects.get(pk=race_match.pk)
+    assert match.status == Match.FINISHED and match.finish_reason.endswith("a" * 150 + ")")
+
+
 def test_manage_page_extends_and_hands_a_seat(race_match, staff, outsider):
     client = client_for(staff)
     url = reverse("admin:games_match_manage", args=[race_match.pk])
