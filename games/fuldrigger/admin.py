@@ -1,23 +1,25 @@
 """Browse Fuldrigger's fleets and fortresses across matches. Read-only: the rows are written
 from the engine's state, which stays the source of truth (change a game through its match)."""
 from django.contrib import admin
+from django.utils.translation import gettext as _, gettext_lazy, pgettext
 
 from games.admin import ReadOnlyAdmin
 
 from games.engines.fuldrigger.board import WORLD
 from games.fuldrigger.models import Fortress, Ship
+from games.fuldrigger.pages import good_name, place
 
 
 def _ports():
-    return sorted(((port, WORLD.name(port)) for port in WORLD.ports), key=lambda p: p[1])
+    return sorted(((port, place(port)) for port in WORLD.ports), key=lambda p: p[1])
 
 
 class ShipPortFilter(admin.SimpleListFilter):
-    title = "port"
+    title = gettext_lazy("port")
     parameter_name = "port"
 
     def lookups(self, request, model_admin):
-        return [("-", "At sea")] + _ports()
+        return [("-", _("At sea"))] + _ports()
 
     def queryset(self, request, queryset):
         if self.value() == "-":
@@ -28,7 +30,7 @@ class ShipPortFilter(admin.SimpleListFilter):
 
 
 class FortressPortFilter(admin.SimpleListFilter):
-    title = "port"
+    title = gettext_lazy("port")
     parameter_name = "port"
 
     def lookups(self, request, model_admin):
@@ -39,12 +41,12 @@ class FortressPortFilter(admin.SimpleListFilter):
 
 
 class CargoFilter(admin.SimpleListFilter):
-    title = "cargo"
+    title = gettext_lazy("cargo")
     parameter_name = "cargo"
 
     def lookups(self, request, model_admin):
-        goods = sorted(((good, data["name"]) for good, data in WORLD.goods.items()), key=lambda g: g[1])
-        return [("-", "None")] + goods
+        goods = sorted(((good, good_name(good)) for good in WORLD.goods), key=lambda g: g[1])
+        return [("-", pgettext("fuldrigger", "None"))] + goods
 
     def queryset(self, request, queryset):
         if self.value() == "-":
@@ -63,9 +65,9 @@ class ShipAdmin(ReadOnlyAdmin):
     list_select_related = ("match", "owner")
     search_fields = ("name", "match__id", "owner__username")
 
-    @admin.display(description="cargo", ordering="cargo")
+    @admin.display(description=gettext_lazy("cargo"), ordering="cargo")
     def cargo_name(self, obj):
-        return WORLD.goods[obj.cargo]["name"] if obj.cargo in WORLD.goods else (obj.cargo or "—")
+        return good_name(obj.cargo) or "—"
 
 
 @admin.register(Fortress)

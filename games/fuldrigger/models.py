@@ -3,25 +3,29 @@ matches. The engine's state stays the source of truth: these rows are a projecti
 rewritten by `projection.project_match` in the transaction of every change."""
 from django.conf import settings
 from django.db import models
+from django.utils.translation import get_language, gettext as _, gettext_lazy
 
+from games.engines.fuldrigger import view as book
 from games.engines.fuldrigger.board import WORLD
 from games.models import Match
 
 
 def _place(node: str) -> str:
-    return WORLD.name(node) if node in WORLD.nodes else node
+    return book.place_name(node, lang=get_language() or "en")
 
 
 class Ship(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="fuldrigger_ships")
-    engine_id = models.PositiveIntegerField("ship number", help_text="The ship's id in the game state.")
+    engine_id = models.PositiveIntegerField(gettext_lazy("ship number"),
+                                            help_text=gettext_lazy("The ship's id in the game state."))
     owner_seat = models.PositiveSmallIntegerField()
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="fuldrigger_ships")
     name = models.CharField(max_length=80)
-    node = models.CharField("position", max_length=64, help_text="The square or port the ship is on.")
-    cargo = models.CharField(max_length=32, blank=True, help_text="The good on board; blank if none.")
-    cargo_paid = models.PositiveIntegerField("cargo price paid", null=True, blank=True)
+    node = models.CharField(gettext_lazy("position"), max_length=64,
+                            help_text=gettext_lazy("The square or port the ship is on."))
+    cargo = models.CharField(max_length=32, blank=True, help_text=gettext_lazy("The good on board; blank if none."))
+    cargo_paid = models.PositiveIntegerField(gettext_lazy("cargo price paid"), null=True, blank=True)
     privateer = models.BooleanField(default=False)
 
     class Meta:
@@ -48,12 +52,12 @@ class Fortress(models.Model):
     port = models.CharField(max_length=64)
 
     class Meta:
-        verbose_name_plural = "fortresses"
+        verbose_name_plural = gettext_lazy("fortresses")
         ordering = ["match", "port"]
         constraints = [models.UniqueConstraint(fields=["match", "port"], name="fuldrigger_one_fortress_per_port")]
 
     def __str__(self):
-        return f"Fortress in {self.port_name} ({self.match})"
+        return _("Fortress in %(port)s (%(match)s)") % {"port": self.port_name, "match": self.match}
 
     @property
     def port_name(self) -> str:

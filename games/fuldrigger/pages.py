@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 
-from games.engines.fuldrigger import trade, war
+from django.utils import translation
+from django.utils.translation import gettext as _, gettext_lazy, ngettext, pgettext
+
+from games.engines.fuldrigger import trade, view as book, war
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
 from games.engines.fuldrigger.state import (
@@ -23,15 +26,44 @@ CHART_W, CHART_H = 300, 110
 
 
 # ---- words ----------------------------------------------------------------------------------
+# The game's own words (goods, ports, sea areas, chance cards) come from the engine's phrase book,
+# in the viewer's language; the page's words around them are Django's gettext.
+
+def language() -> str:
+    return translation.get_language() or "en"
+
 
 def place(node: str) -> str:
-    return WORLD.name(node) if node in WORLD.nodes else node
+    return book.place_name(node, lang=language()) if node in WORLD.nodes else node
+
+
+def area(node: str) -> str:
+    return book.area_name(node, lang=language()) if node in WORLD.nodes else node
 
 
 def good_name(good: str | None) -> str:
     if not good:
         return ""
-    return WORLD.goods[good]["name"] if good in WORLD.goods else good
+    return book.good_name(good, lang=language()) if good in WORLD.goods else good
+
+
+def card_words(card_id: str) -> tuple[str, str]:
+    """A chance card's title and text."""
+    return book.card_words(card_id, lang=language())
+
+
+def in_a_sentence(name: str) -> str:
+    """A good or a card's title inside a sentence: small in English, Danish and Swedish, while
+    German writes every noun large."""
+    return name if language().startswith("de") else name.lower()
+
+
+# A hazard on a path, in a list of them (the area fills in).
+HAZARD_ON_PATH = {
+    "tailwind": gettext_lazy("tailwind (%(area)s)"), "headwind": gettext_lazy("headwind (%(area)s)"),
+    "storm": gettext_lazy("storm (%(area)s)"), "ice": gettext_lazy("icebergs (%(area)s)"),
+    "calm": gettext_lazy("calm (%(area)s)"), "pirates": gettext_lazy("pirate waters (%(area)s)"),
+}
 
 
 def _js(value) -> str:
@@ -47,7 +79,7 @@ class Seats:
     def name(self, seat) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return self.names[seat]
-        return f"Player {seat + 1}" if isinstance(seat, int) else "the bank"
+        return _("Player %(number)s") % {"number": seat + 1} if isinstance(seat, int) else _("the bank")
 
     def colour(self, seat) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.colours):
@@ -63,14 +95,16 @@ def hazards_on(path, known=(), privateer=False, forts=()) -> list[str]:
         hazard = WORLD.hazard(node)
         if not hazard:
             continue
-        area = WORLD.nodes[node].get("area") or node
+        words = {"area": area(node)}
         if hazard == "reef":
-            letter = WORLD.reef_letter(node)
-            out.append(f"reef {letter} ({area}{', known: harmless' if letter in known else ''})")
+            words["letter"] = WORLD.reef_letter(node)
+            out.append(_("reef %(letter)s (%(area)s, known: harmless)") % words if words["letter"] in known
+                       else _("reef %(letter)s (%(area)s)") % words)
         elif hazard == "pirates" and (privateer or any(p in forts for p in WORLD.within(node, 2))):
-            out.append(f"pirates ({area}, harmless: {'a privateer' if privateer else 'your fortress near'})")
+            out.append(_("pirates (%(area)s, harmless: a privateer)") % words if privateer
+                       else _("pirates (%(area)s, harmless: your fortress near)") % words)
         else:
-            out.append(f"{world_map.HAZARD_NAMES[hazard].lower()} ({area})")
+            out.append(str(HAZARD_ON_PATH[hazard]) % words)
     return out
 
 
@@ -151,14 +185,14 @@ class Legal:
 # ---- the map's pieces -----------------------------------------------------------------------
 
 def _ship_title(ship: dict, seats: Seats) -> str:
-    bits = [f"{ship['name']} ({seats.name(ship['owner'])})"]
+    bits = [_("%(ship)s (%(owner)s)") % {"ship": ship["name"], "owner": seats.name(ship["owner"])}]
     if ship["privateer"]:
-        bits.append("privateer")
+        bits.append(pgettext("fuldrigger", "privateer"))
     cargo = ship["cargo"]
     if cargo:
-        bits.append(good_name(cargo["good"]).lower())
+        bits.append(in_a_sentence(good_name(cargo["good"])))
     if ship.get("calm"):
-        bits.append("becalmed")
+        bits.append(_("becalmed"))
     return ", ".join(bits)
 
 
@@ -192,7 +226,8 @@ def pieces(view: dict, seats: Seats, movable: set, selected: dict | None) -> dic
         if port in WORLD.nodes:
             x, y = world_map.position(port)
             forts.append({"x": _n(x + 1.5), "y": _n(y + 0.5), "colour": seats.colour(owner),
-                          "title": f"Fortress in {place(port)} ({seats.name(owner)})"})
+                          "title": _("Fortress in %(port)s (%(owner)s)") % {"port": place(port),
+                                                                             "owner": seats.name(owner)}})
     return {"ships": ships, "fortresses": forts}
 
 
@@ -202,18 +237,23 @@ def turn(view: dict, seats: Seats, acts: Legal) -> dict:
     now = view["turn"]
     effects = []
     for effect in view.get("effects", []):
-        data = card(effect["card"])
         if effect["card"] != (view.get("last_card") or {}).get("id"):      # that one is shown whole
-            effects.append(f"{data['title']}: {data['text']}")
+            title, text = card_words(effect["card"])
+            effects.append(f"{title}: {text}")
     bounties = []
     for card_id in view.get("bounties", []):
         data = card(card_id)
-        bounties.append(f"{data['amount']} ducats to the first ship to reach {place(data['port'])}")
+        bounties.append(_("%(amount)s ducats to the first ship to reach %(port)s")
+                        % {"amount": data["amount"], "port": place(data["port"])})
+    shown = view.get("last_card")
+    if shown:
+        title, text = card_words(shown["id"])
+        shown = {**shown, "title": title, "text": text}
     return {
         "round": view["round"], "seat": now["seat"], "name": seats.name(now["seat"]),
         "colour": seats.colour(now["seat"]), "phase": view["phase"], "faces": now.get("roll") or [],
         "total": now.get("total"), "roll": acts.first("roll"), "end": acts.first("end_turn"),
-        "card": view.get("last_card"), "effects": effects, "bounties": bounties,
+        "card": shown, "effects": effects, "bounties": bounties,
         "deck_left": view.get("deck_left"), "ended": view.get("ended"),
     }
 
@@ -227,7 +267,8 @@ def cargo_text(cargo: dict | None) -> dict | None:
     to_go = max(0, MIN_CARRIED - cargo["carried"])
     return {"good": cargo["good"], "name": good_name(cargo["good"]), "paid": cargo["paid"],
             "carried": cargo["carried"], "to_go": to_go,
-            "status": "sellable" if to_go == 0 else f"{to_go} square{'s' if to_go != 1 else ''} to go"}
+            "status": _("sellable") if to_go == 0 else ngettext(
+                "%(count)s square to go", "%(count)s squares to go", to_go) % {"count": to_go}}
 
 
 def fleet(view: dict, seat, acts: Legal, mine: list, movable: set) -> list[dict]:
@@ -236,9 +277,9 @@ def fleet(view: dict, seat, acts: Legal, mine: list, movable: set) -> list[dict]
     for ship in mine:
         number = ship["id"]
         buttons = []
-        for kind, label in (("fit_privateer", "Fit out as privateer"),
-                            ("lay_off_privateer", "Lay off: trade again"),
-                            ("sell_ship", f"Sell ship ({SHIP_RESALE})")):
+        for kind, label in (("fit_privateer", _("Fit out as privateer")),
+                            ("lay_off_privateer", _("Lay off: trade again")),
+                            ("sell_ship", _("Sell ship (%(price)s)") % {"price": SHIP_RESALE})):
             action = acts.first(kind, ship=number)
             if action:
                 buttons.append({"label": label, "action": action})
@@ -272,7 +313,8 @@ def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -
         destinations.append({
             "id": dest, "name": place(dest), "port": WORLD.is_port(dest), "steps": len(path),
             "hazards": danger, "path": _js(path), "x": x, "y": y,
-            "label": f"{place(dest)} — {len(path)} sq" + (f"; {', '.join(danger)}" if danger else ""),
+            "label": _("%(place)s — %(count)s sq") % {"place": place(dest), "count": len(path)}
+                     + (f"; {', '.join(danger)}" if danger else ""),
         })
     destinations.sort(key=lambda d: (not d["port"], d["name"], d["steps"]))
     chosen = None
@@ -284,8 +326,8 @@ def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -
             danger = hazards_on(path, known, ship["privateer"], forts)
             options.append({"index": index, "path": _js(path), "steps": len(path), "hazards": danger,
                             "d": "".join(world_map.polyline([ship["node"], *path])),
-                            "label": f"{len(path)} squares" + (f"; {', '.join(danger)}" if danger
-                                                               else "; no hazards")})
+                            "label": ngettext("%(count)s square", "%(count)s squares", len(path))
+                                     % {"count": len(path)} + "; " + (", ".join(danger) or _("no hazards"))})
         chosen = {"id": to, "name": place(to), "routes": options}
     return {"ship": number, "name": ship["name"], "from": place(ship["node"]), "node": ship["node"],
             "total": view["turn"]["total"], "destinations": destinations, "to": chosen,
@@ -304,15 +346,16 @@ def sale_terms(view: dict, seat: int, port: str, good: str) -> dict | None:
     for effect in view.get("effects", []):
         if effect["kind"] == "price" and effect.get("port") in (None, port) and effect.get("good") in (None, good):
             price += effect["amount"]
-            notes.append(f"{effect['amount']:+d} {card(effect['card'])['title'].lower()}")
+            notes.append(f"{effect['amount']:+d} {in_a_sentence(card_words(effect['card'])[0])}")
     if view["turn"]["seat"] == seat:
         sold = view["turn"]["sold"].get(port, {}).get(good, 0)
         if sold:
             price -= PRICE_DROP * sold
-            notes.append(f"−{PRICE_DROP * sold} falling price, {sold} sold this turn (F31)")
+            notes.append(_("−%(drop)s falling price, %(sold)s sold this turn (F31)")
+                         % {"drop": PRICE_DROP * sold, "sold": sold})
     if view["fortresses"].get(port) == seat:
         price += OWNER_BONUS
-        notes.append(f"+{OWNER_BONUS} your fortress (F25)")
+        notes.append(_("+%(bonus)s your fortress (F25)") % {"bonus": OWNER_BONUS})
     return {"list": entry["sell"], "price": max(0, price), "notes": notes}
 
 
@@ -338,7 +381,8 @@ def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]
                 empty = [s for s in ships if acts.first("buy_cargo", ship=s["id"], good=good)]
                 sells.append({"name": good_name(good), "cost": entry["buy"] + duty,
                               "tokens": view["tokens"].get(good, 0),
-                              "buttons": [{"label": "Buy" if len(empty) == 1 else f"Buy for the {s['name']}",
+                              "buttons": [{"label": pgettext("fuldrigger", "Buy") if len(empty) == 1
+                                           else _("Buy for the %(ship)s") % {"ship": s["name"]},
                                            "action": acts.first("buy_cargo", ship=s["id"], good=good)}
                                           for s in empty]})
             terms = sale_terms(view, seat, port, good)
@@ -352,8 +396,9 @@ def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]
             terms = sale_terms(view, seat, port, ship["cargo"]["good"])
             action = acts.first("sell_cargo", ship=ship["id"])
             cargo.append({"ship": ship["name"], "name": info["name"], "status": info["status"],
-                          "bought_here": terms is not None,
-                          "button": {"label": f"Sell for {terms['price'] - duty}", "action": action}
+                          "sellable": info["to_go"] == 0, "bought_here": terms is not None,
+                          "button": {"label": _("Sell for %(price)s") % {"price": terms["price"] - duty},
+                                     "action": action}
                           if action and terms else None})
         fortress = view["fortresses"].get(port)
         out.append({
@@ -377,17 +422,18 @@ def _isthmus(view, seat, acts: Legal, port: str, ships: list, seats: Seats) -> d
     for ship in ships:
         action = acts.first("isthmus_unload", ship=ship["id"])
         if action:
-            buttons.append({"label": f"Send the {ship['name']}'s {good_name(ship['cargo']['good']).lower()} "
-                                     f"overland to {place(partner)}", "action": action})
+            buttons.append({"label": _("Send the %(ship)s's %(good)s overland to %(port)s") % {
+                "ship": ship["name"], "good": in_a_sentence(good_name(ship["cargo"]["good"])),
+                "port": place(partner)}, "action": action})
     waiting = []
     for entry in view.get("crossing", []):
         if entry["owner"] == seat and entry["at"] == port:
-            loads = [{"label": f"Load on the {s['name']}", "action": a} for s in ships
+            loads = [{"label": _("Load on the %(ship)s") % {"ship": s["name"]}, "action": a} for s in ships
                      if (a := acts.first("isthmus_load", ship=s["id"], cargo=entry["id"]))]
             waiting.append({"name": good_name(entry["good"]), "paid": entry["paid"],
                             "status": cargo_text(entry)["status"], "buttons": loads})
     return {"partner": place(partner), "toll": toll,
-            "toll_to": ", ".join(seats.name(c) for c in collectors) or "the bank",
+            "toll_to": ", ".join(seats.name(c) for c in collectors) or _("the bank"),
             "buttons": buttons, "waiting": waiting}
 
 
@@ -408,7 +454,7 @@ def attacks(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, quer
         defending, fortress = war.defence(view, target, defender)
         needed = len(defending) + (1 if fortress else 0)
         joining = [ships_by_id[n] for n in action["ships"] if n in ships_by_id]
-        what = [f"the {s['name']}" for s in defending] + (["the fortress"] if fortress else [])
+        what = [_("the %(ship)s") % {"ship": s["name"]} for s in defending] + ([_("the fortress")] if fortress else [])
         entry = {"key": f"{target}.{defender}", "place": place(target), "defender": seats.name(defender),
                  "seat": defender, "colour": seats.colour(defender), "needed": needed,
                  "what": ", ".join(what), "can_join": len(joining)}
@@ -416,9 +462,10 @@ def attacks(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, quer
         if query.get("attack") == f"{target}.{defender}":
             prizes = []
             if fortress and defending:
-                prizes = [{"value": "fortress", "label": f"the fortress in {place(target)}"}] + [
-                    {"value": s["id"], "label": f"the {s['name']}"
-                     + (f" ({good_name(s['cargo']['good']).lower()})" if s["cargo"] else "")} for s in defending]
+                prizes = [{"value": "fortress", "label": _("the fortress in %(port)s") % {"port": place(target)}}] + [
+                    {"value": s["id"], "label": _("the %(ship)s (%(good)s)") % {
+                        "ship": s["name"], "good": in_a_sentence(good_name(s["cargo"]["good"]))}
+                     if s["cargo"] else _("the %(ship)s") % {"ship": s["name"]}} for s in defending]
             odds = []
             for count in range(max(1, needed), len(joining) + 1):
                 chance = attack_odds(count)
@@ -435,13 +482,13 @@ def attacks(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, quer
 def offer_side(part: dict, ships_by_id: dict) -> str:
     bits = []
     if part.get("ducats"):
-        bits.append(f"{part['ducats']} ducats")
+        bits.append(ngettext("%(count)s ducat", "%(count)s ducats", part["ducats"]) % {"count": part["ducats"]})
     for number in part.get("ships", []):
         ship = ships_by_id.get(number)
-        bits.append(f"the {ship['name']}" if ship else f"ship #{number}")
+        bits.append(_("the %(ship)s") % {"ship": ship["name"]} if ship else _("ship #%(number)s") % {"number": number})
     for port in part.get("fortresses", []):
-        bits.append(f"the fortress in {place(port)}")
-    return ", ".join(bits) or "nothing"
+        bits.append(_("the fortress in %(port)s") % {"port": place(port)})
+    return ", ".join(bits) or _("nothing")
 
 
 def offers(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, query=None) -> dict:
@@ -454,8 +501,8 @@ def offers(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, query
         give, take = offer_side(offer["give"], ships_by_id), offer_side(offer["take"], ships_by_id)
         if offer["to"] == seat:
             buttons = [{"label": label, "action": action} for label, action in (
-                ("Accept", acts.first("accept_offer", offer=offer["id"])),
-                ("Decline", acts.first("decline_offer", offer=offer["id"]))) if action]
+                (_("Accept"), acts.first("accept_offer", offer=offer["id"])),
+                (_("Decline"), acts.first("decline_offer", offer=offer["id"]))) if action]
             incoming.append({"id": offer["id"], "who": seats.name(offer["from"]),
                              "colour": seats.colour(offer["from"]), "give": give, "take": take,
                              "round": offer["round"], "buttons": buttons,
@@ -464,7 +511,7 @@ def offers(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, query
             action = acts.first("withdraw_offer", offer=offer["id"])
             outgoing.append({"id": offer["id"], "who": seats.name(offer["to"]), "colour": seats.colour(offer["to"]),
                              "give": give, "take": take, "round": offer["round"],
-                             "buttons": [{"label": "Withdraw", "action": action}] if action else []})
+                             "buttons": [{"label": _("Withdraw"), "action": action}] if action else []})
     form = None
     others = [s for s in range(view["players"]) if s != seat and not view["out"][s]]
     can_offer = bool(others and view["phase"] == "play" and view["turn"]["seat"] == seat
@@ -497,8 +544,9 @@ def players(view: dict, seats: Seats) -> list[dict]:
             "ships": [{"name": s["name"], "place": place(s["node"]), "privateer": s["privateer"],
                        "cargo": cargo_text(s["cargo"])} for s in ships],
             "fortresses": [place(p) for p, o in sorted(view["fortresses"].items()) if o == seat],
-            "reefs": ", ".join(view["known_reefs"][seat]),
-            "crossing": [f"{good_name(c['good'])} at {place(c['at'])}" for c in view.get("crossing", [])
+            "reefs": ", ".join(view["known_reefs"][seat]), "reef_count": len(view["known_reefs"][seat]),
+            "crossing": [_("%(good)s at %(port)s") % {"good": good_name(c["good"]), "port": place(c["at"])}
+                         for c in view.get("crossing", [])
                          if c["owner"] == seat],
         })
     return out

@@ -4,29 +4,30 @@ Longitude and latitude are projected equirectangularly with the map's edges on t
 so the Pacific is split: an edge whose ends lie more than 180° of longitude apart is drawn as
 two stubs running off the map's edges instead of a line across the world. Nodes that would
 print on top of each other (a port and its roads square) are nudged apart a little; the map is
-a board, not a survey. Everything here is computed once from `WORLD` and cached.
+a board, not a survey. Everything here is computed once from `WORLD` and cached; the names on
+it once per language (`chart_in`).
 """
 from __future__ import annotations
 
 import math
 from functools import lru_cache
 
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
+
+from games.engines.fuldrigger import view as book
 from games.engines.fuldrigger.board import WORLD
 
 SCALE = 5               # SVG units per degree
 MARGIN = 6              # degrees of sea above the northernmost and below the southernmost node
 SPACING = 6.5           # SVG units: nodes closer than this are pushed apart
 
-HAZARD_NAMES = {
-    "tailwind": "Tailwind", "headwind": "Headwind", "storm": "Storm", "ice": "Icebergs",
-    "calm": "Calm", "reef": "Reef", "pirates": "Pirate waters",
-}
-
-# Land names printed faintly on the chart, where the land is (lon, lat).
+# Land names printed faintly on the chart, where the land is (lon, lat); translated in chart_in.
 LANDS = (
-    ("EUROPE", 18, 49), ("AFRICA", 20, 8), ("ASIA", 95, 45), ("INDIA", 78, 22),
-    ("NORTH AMERICA", -100, 42), ("SOUTH AMERICA", -60, -12), ("NEW HOLLAND", 133, -25),
-    ("ARABIA", 46, 23),
+    (gettext_noop("EUROPE"), 18, 49), (gettext_noop("AFRICA"), 20, 8), (gettext_noop("ASIA"), 95, 45),
+    (gettext_noop("INDIA"), 78, 22), (gettext_noop("NORTH AMERICA"), -100, 42),
+    (gettext_noop("SOUTH AMERICA"), -60, -12), (gettext_noop("NEW HOLLAND"), 133, -25),
+    (gettext_noop("ARABIA"), 46, 23),
 )
 
 
@@ -124,6 +125,19 @@ def chart() -> dict:
         "ports": ports, "lands": lands, "equator": _r(top * SCALE),
         "tropics": (_r((top - 23.44) * SCALE), _r((top + 23.44) * SCALE)),
     }
+
+
+@lru_cache(maxsize=8)
+def chart_in(lang: str) -> dict:
+    """The chart with its ports, squares and lands named in `lang` (the engine's phrase book for
+    places), ports in that language's alphabetical order."""
+    base = chart()
+    with translation.override(lang):
+        ports = sorted(({**p, "name": book.place_name(p["id"], lang=lang)} for p in base["ports"]),
+                       key=lambda p: p["name"])
+        hazards = [{**h, "title": book.place_name(h["id"], lang=lang)} for h in base["hazards"]]
+        lands = [{**land, "name": gettext(land["name"])} for land in base["lands"]]
+    return {**base, "ports": ports, "hazards": hazards, "lands": lands}
 
 
 def position(node: str) -> tuple[float, float]:

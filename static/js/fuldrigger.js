@@ -11,6 +11,12 @@
   var positions = null;  // node id -> [x, y]
   var storeKey = "fd-view:" + location.pathname;
 
+  // What the script says, in the page's language: board.html renders it on the map (data-say-*).
+  function say(key) {
+    var el = document.getElementById("fd-map");
+    return (el && el.getAttribute("data-say-" + key)) || "";
+  }
+
   function scale() {     // SVG units per CSS pixel at the current zoom
     var w = map.clientWidth || 1, h = map.clientHeight || 1;
     return Math.max(size[0] / w, size[1] / h) / view.zoom;
@@ -184,7 +190,7 @@
     if (!select) return;
     preview(chosenPath(select));
     var note = document.getElementById("fd-dest-hazards"), option = select.options[select.selectedIndex];
-    if (note) note.textContent = option && option.value ? "Path: " + option.textContent : "";
+    if (note) note.textContent = option && option.value ? say("path") + " " + option.textContent : "";
   }
 
   function showRoute() {
@@ -224,7 +230,7 @@
       var id = opt && opt.getAttribute("data-to");
       if (!id) {
         var note = document.getElementById("fd-dest-hazards");
-        if (note) note.textContent = "Choose a destination first.";
+        if (note) note.textContent = say("choose");
         return;
       }
       get(routes.getAttribute("data-routes") + encodeURIComponent(id));

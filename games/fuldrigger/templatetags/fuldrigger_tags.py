@@ -2,6 +2,7 @@
 import json
 
 from django import template
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from games.engines.fuldrigger.board import WORLD
@@ -13,8 +14,9 @@ register = template.Library()
 
 @register.simple_tag
 def fuldrigger_chart():
-    """The static map, the legend's hazards and the price lists (the same for every viewer)."""
-    return world_map.chart()
+    """The static map, the legend's hazards and the price lists (the same for every viewer who
+    reads the page's language)."""
+    return world_map.chart_in(pages.language())
 
 
 @register.simple_tag(takes_context=True)
@@ -54,6 +56,18 @@ def place(node):
 def fd_button(action, label):
     """An action and its label, as the button partial wants them."""
     return {"label": label, "action": action}
+
+
+@register.filter
+def fd_dice(faces):
+    """The dice rolled, as one piece the turn's sentence can place wherever its language wants."""
+    return format_html('<span class="dice">{}</span>', format_html_join("", '<span class="die">{}</span>',
+                                                                         ((face,) for face in faces or ())))
+
+
+@register.filter
+def in_a_sentence(name):
+    return pages.in_a_sentence(str(name))
 
 
 @register.filter
