@@ -11,8 +11,8 @@ ends, the first player creates the next one over the API and the second joins it
 tables stay busy for the whole run.
 
 Every socket message is the re-rendered #match-live div; the client notes its data-version,
-its arrival time and the log rows it shows (each log line carries its data-seq, the version
-that wrote it). Afterwards, from the match logs, each POST's committed version is known (the
+its arrival time and how far back its log goes (the log's data-from: the version that wrote
+its oldest line). Afterwards, from the match logs, each POST's committed version is known (the
 version it sent plus one, plus one more when the move ended the match and the record row was
 written in the same transaction). A committed version is "delivered" to the other player if a
 message with exactly that data-version reached their socket; "folded" if a later version's
@@ -49,7 +49,7 @@ RAMP_MAX = 60.0  # the clock starts then even if some tables' sockets are not op
 TURN_SECONDS = 14 * 24 * 3600
 
 VERSION = re.compile(r'data-version="(\d+)"')
-LOG_SEQ = re.compile(r'data-seq="(\d+)"')
+LOG_FROM = re.compile(r'class="log-lines" data-from="(\d+)"')
 STATUS = re.compile(r'class="tag status-(\w+)"')
 
 
@@ -141,8 +141,8 @@ async def _socket(run: Run, player: Player, match_id: int, ready: asyncio.Event)
                         sock.errors.append("a message without data-version")
                     else:
                         version = int(found.group(1))
-                        seqs = [int(n) for n in LOG_SEQ.findall(message)]
-                        sock.messages.append((version, now, min(seqs, default=version)))
+                        oldest = LOG_FROM.search(message)
+                        sock.messages.append((version, now, int(oldest.group(1)) if oldest else version))
                         if first and sock.drops:
                             sock.catch_ups.add(len(sock.messages) - 1)
                         first = False
