@@ -3,7 +3,7 @@ JSON so a match played here can be replayed on another site (and the other way r
 import json
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games import live
@@ -84,7 +84,7 @@ def match_import(*, data, user) -> Match:
             state = json.loads(json.dumps(state))
             happened.append(json.loads(json.dumps(events)))
     except IllegalAction as exc:
-        raise BadRequest(_("The replay fails: %(reason)s") % {"reason": exc}) from None
+        raise BadRequest(_("The replay fails: %(reason)s") % {"reason": exc.in_language(translation.get_language())}) from None
     except (TypeError, ValueError, KeyError) as exc:
         raise BadRequest(_("The export is malformed: %(reason)s") % {"reason": exc}) from None
     with transaction.atomic():

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import Vacation, active_vacation
@@ -87,7 +87,7 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
     try:
         cleaned = engine.check_options(options or {}, seats)
     except IllegalAction as exc:
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(exc.in_language(translation.get_language())) from None
     if not MIN_TURN_SECONDS <= int(turn_seconds) <= MAX_TURN_SECONDS:
         raise BadRequest(_("Time per turn must be between 1 hour and 14 days."))
     if int(time_bank_seconds) < 0 or int(time_bank_seconds) > 30 * 24 * 3600:
@@ -198,7 +198,7 @@ def match_start(*, match_id, user=None) -> Match:
         try:
             state = engine.new_game(len(seats), seed, match.options)
         except IllegalAction as exc:
-            raise BadRequest(str(exc)) from None
+            raise BadRequest(exc.in_language(translation.get_language())) from None
         for number, seat in enumerate(seats):
             seat.number = number
             seat.save(update_fields=["number"])
@@ -273,7 +273,7 @@ def action_apply(*, match_id, user, action, expected_version=None) -> Match:
         try:
             _step(match, engine, seat.number, action, kind=ActionLog.PLAYER, actor=user)
         except IllegalAction as exc:
-            raise BadRequest(str(exc)) from None
+            raise BadRequest(exc.in_language(translation.get_language())) from None
         if seat.consecutive_timeouts or seat.is_absent:
             seat.consecutive_timeouts, seat.is_absent = 0, False
             seat.save(update_fields=["consecutive_timeouts", "is_absent"])

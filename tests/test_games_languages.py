@@ -200,3 +200,21 @@ def test_the_socket_reads_the_language_from_its_handshake(headers, cookies, lang
     consumer = MatchConsumer()
     consumer.scope = {"headers": headers, "cookies": cookies}
     assert consumer._browser_language() == language
+
+
+@pytest.mark.parametrize("lang", ["da", "de", "sv"])
+def test_a_move_the_rules_refuse_is_explained_in_the_players_language(lang, player, opponent):
+    """A page refusing a move shows the engine's own reason in the player's language, and the
+    move changes nothing."""
+    match = new_match(player, opponent)
+    Profile.objects.filter(user=player).update(language=lang)
+    version = Match.objects.get(pk=match.pk).version
+    move = {"type": "move", "die": 3, "ship": 0, "direction": "n"}  # before the dice are rolled
+    with pytest.raises(Exception) as english:
+        PIRATER.apply(match.state, 0, move)
+    response = client_for(player).post(reverse("match_action", args=[match.pk]),
+                                       {"action": json.dumps(move), "version": version})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert escape(english.value.in_language(lang)) in page and str(english.value) not in page
+    assert Match.objects.get(pk=match.pk).version == version

@@ -7,7 +7,8 @@ Beyond the contract's members every engine also offers:
 - `describe(event, names, lang="en") -> str`: one event in words, names being the seats' display
   names, in one of the site's languages (each engine keeps a phrase book beside it, read with
   games.engines.words; English for a language it doesn't have);
-- `options(lang="en")`: the contract's options with their label and help in that language.
+- `options(lang="en")`: the contract's options with their label and help in that language, and
+  for a choice option its `choice_labels` ({value: words}).
 An event meant for some seats only carries "private": [seats]; the log shows it to them alone.
 Each state keeps `seed` (secret), `draws` (the dice counter) and `round` (1-based).
 """

@@ -1,10 +1,35 @@
 """What every engine shares: the error it raises and how it declares and checks its options."""
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from games.engines.words import Phrasebook
 
 
 class IllegalAction(ValueError):
-    """An action the rules forbid; its message is shown to the player as it is."""
+    """An action the rules forbid; its message is shown to the player.
+
+    str(exc) is the English message. An engine that keeps its words in a phrase book raises
+    `IllegalAction.said(book, key, **fields)`, so the site can show the message in the player's
+    own language with `exc.in_language(lang)`."""
+
+    def __init__(self, message: str, *, book=None, key: str | None = None, fields: dict | None = None):
+        super().__init__(message)
+        self.book, self.key, self.fields = book, key, fields or {}
+
+    @classmethod
+    def said(cls, book, key: str, **fields) -> "IllegalAction":
+        return cls(book.say(key, "en", **fields), book=book, key=key, fields=fields)
+
+    def in_language(self, lang: str | None) -> str:
+        if self.book is None or self.key is None:
+            return str(self)
+        return self.book.say(self.key, lang, **self.fields)
+
+
+# Both engines check their options here, so the refusals have a small book of their own. The
+# option's label comes from the engine in English: this module knows no engine's phrase book.
+OPTION_WORDS = Phrasebook(Path(__file__).with_name("options_words.json"))
 
 
 @dataclass(frozen=True)
@@ -42,21 +67,25 @@ class Option:
                 return True
             if str(raw).lower() in ("0", "false", "off", "no"):
                 return False
-            raise IllegalAction(f"{self.label}: expected yes or no, got {raw!r}.")
+            raise IllegalAction.said(OPTION_WORDS, "error.option_yes_no", label=self.label, raw=raw)
         if self.kind == "int":
             try:
                 value = int(raw)
             except (TypeError, ValueError):
-                raise IllegalAction(f"{self.label}: expected a whole number, got {raw!r}.") from None
+                raise IllegalAction.said(OPTION_WORDS, "error.option_whole_number",
+                                         label=self.label, raw=raw) from None
             if isinstance(raw, bool):
-                raise IllegalAction(f"{self.label}: expected a whole number, got {raw!r}.")
+                raise IllegalAction.said(OPTION_WORDS, "error.option_whole_number",
+                                         label=self.label, raw=raw)
             if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
-                raise IllegalAction(f"{self.label}: must be between {self.min} and {self.max}.")
+                raise IllegalAction.said(OPTION_WORDS, "error.option_between",
+                                         label=self.label, min=self.min, max=self.max)
             return value
         if self.kind == "choice":
             if raw not in self.choices:
                 allowed = ", ".join(str(c) for c in self.choices)
-                raise IllegalAction(f"{self.label}: must be one of {allowed}.")
+                raise IllegalAction.said(OPTION_WORDS, "error.option_one_of",
+                                         label=self.label, allowed=allowed)
             return raw
         raise ValueError(f"unknown option kind {self.kind}")
 
@@ -67,5 +96,5 @@ def clean_options(declared: list[Option], raw: dict | None) -> dict:
     known = {o.name for o in declared}
     unknown = sorted(set(raw) - known)
     if unknown:
-        raise IllegalAction(f"Unknown option: {', '.join(unknown)}.")
+        raise IllegalAction.said(OPTION_WORDS, "error.option_unknown", unknown=", ".join(unknown))
     return {o.name: o.clean(raw.get(o.name)) for o in declared}

@@ -3,11 +3,12 @@
 The engine object the registry holds; the rules live in the modules beside this one:
 state (shape, copy, fortune), sailing (moves and hazards), trade (cargo, ships, fortresses,
 isthmus), war (privateers, attacks), offers, chance (the cards), rules (turn, legality, apply),
-view (what a seat sees, standings, events and names in words from the phrase book words.json),
-bots (a random player for playouts).
+book (the phrase book words.json: names of goods and places, and the words of every refusal),
+view (what a seat sees, standings, events in words), bots (a random player for playouts).
 """
 from games.engines.base import IllegalAction, Option, clean_options
 from games.engines.fuldrigger import rules, state, view
+from games.engines.fuldrigger.book import BOOK
 
 
 def _option(name: str, kind: str, default, **bounds) -> Option:
@@ -39,8 +40,8 @@ class FuldriggerEngine:
     def check_options(self, options: dict, players: int) -> dict:
         if isinstance(players, bool) or not isinstance(players, int) or not (
                 self.min_players <= players <= self.max_players):
-            raise IllegalAction(f"Fuldrigger is played by {self.min_players} to "
-                                f"{self.max_players} players, not {players}.")
+            raise IllegalAction.said(BOOK, "error.players", min=self.min_players,
+                                     max=self.max_players, players=players)
         return clean_options(list(OPTIONS), options)
 
     def new_game(self, players: int, seed: str, options: dict) -> dict:

@@ -7,7 +7,7 @@ open) or the offerer withdraws it. Whether it can be met is checked when it is a
 from __future__ import annotations
 
 from games.engines.base import IllegalAction
-from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.book import BOOK, Name
 from games.engines.fuldrigger.state import MAX_FORTRESSES, MAX_SHIPS, fortresses_of, ships_of
 
 
@@ -15,72 +15,70 @@ def _side(raw, label: str) -> dict:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise IllegalAction(f"'{label}' must be an object with ducats, ships and fortresses.")
+        raise IllegalAction.said(BOOK, "error.side_object", label=label)
     unknown = set(raw) - {"ducats", "ships", "fortresses"}
     if unknown:
-        raise IllegalAction(f"'{label}' may hold only ducats, ships and fortresses.")
+        raise IllegalAction.said(BOOK, "error.side_keys", label=label)
     ducats = raw.get("ducats", 0)
     if isinstance(ducats, bool) or not isinstance(ducats, int) or ducats < 0:
-        raise IllegalAction(f"'{label}.ducats' must be a whole number of ducats, 0 or more.")
+        raise IllegalAction.said(BOOK, "error.side_ducats", label=label)
     ships = raw.get("ships", [])
     if not isinstance(ships, list) or any(isinstance(s, bool) or not isinstance(s, int)
                                           for s in ships):
-        raise IllegalAction(f"'{label}.ships' must list ship numbers.")
+        raise IllegalAction.said(BOOK, "error.side_ships", label=label)
     forts = raw.get("fortresses", [])
     if not isinstance(forts, list) or any(not isinstance(p, str) for p in forts):
-        raise IllegalAction(f"'{label}.fortresses' must list ports.")
+        raise IllegalAction.said(BOOK, "error.side_fortresses", label=label)
     if len(set(ships)) != len(ships) or len(set(forts)) != len(forts):
-        raise IllegalAction(f"'{label}' names something twice.")
+        raise IllegalAction.said(BOOK, "error.side_twice", label=label)
     return {"ducats": ducats, "ships": sorted(ships), "fortresses": sorted(forts)}
 
 
-def problem(state: dict, offer: dict) -> str | None:
-    """Why the offer cannot be carried out now, or None."""
+def problem(state: dict, offer: dict) -> IllegalAction | None:
+    """Why the offer cannot be carried out now, as the IllegalAction to raise, or None.
+    (legal_actions only asks whether there is one; making and accepting an offer raise it.)"""
     giver, taker = offer["from"], offer["to"]
     if state["out"][giver] or state["out"][taker]:
-        return "One of the two players is out of the game."
+        return IllegalAction.said(BOOK, "error.offer_player_out")
     for seat, part in ((giver, offer["give"]), (taker, offer["take"])):
         if state["cash"][seat] < part["ducats"]:
-            return "Not enough cash for this offer any more."
+            return IllegalAction.said(BOOK, "error.offer_cash")
         for number in part["ships"]:
             ship = state["ships"].get(str(number))
             if ship is None or ship["owner"] != seat:
-                return f"Ship number {number} no longer belongs to that player."
+                return IllegalAction.said(BOOK, "error.offer_ship_gone", number=number)
         for port in part["fortresses"]:
             if state["fortresses"].get(port) != seat:
-                return f"The fortress in {_port_name(port)} no longer belongs to that player."
+                return IllegalAction.said(BOOK, "error.offer_fortress_gone",
+                                          port=Name("place", port))
     for seat, gets, gives in ((giver, offer["take"], offer["give"]),
                               (taker, offer["give"], offer["take"])):
         if len(ships_of(state, seat)) + len(gets["ships"]) - len(gives["ships"]) > MAX_SHIPS:
-            return f"Nobody may own more than {MAX_SHIPS} ships (F22)."
+            return IllegalAction.said(BOOK, "error.max_ships", count=MAX_SHIPS)
         if (len(fortresses_of(state, seat)) + len(gets["fortresses"])
                 - len(gives["fortresses"]) > MAX_FORTRESSES):
-            return f"Nobody may own more than {MAX_FORTRESSES} fortresses (F27)."
+            return IllegalAction.said(BOOK, "error.max_fortresses", count=MAX_FORTRESSES)
     return None
-
-
-def _port_name(port: str) -> str:
-    return WORLD.name(port) if port in WORLD.nodes else port
 
 
 def do_offer(state: dict, seat: int, action: dict, events: list) -> None:
     to = action.get("to")
     if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to < state["players"]:
-        raise IllegalAction("'to' must be the seat number of the player you make the offer to.")
+        raise IllegalAction.said(BOOK, "error.offer_to")
     if to == seat:
-        raise IllegalAction("You cannot make an offer to yourself.")
+        raise IllegalAction.said(BOOK, "error.offer_yourself")
     if state["out"][to]:
-        raise IllegalAction("That player is out of the game.")
+        raise IllegalAction.said(BOOK, "error.player_out")
     give = _side(action.get("give"), "give")
     take = _side(action.get("take"), "take")
     if not any((give["ducats"], give["ships"], give["fortresses"],
                 take["ducats"], take["ships"], take["fortresses"])):
-        raise IllegalAction("An offer must give or ask for something.")
+        raise IllegalAction.said(BOOK, "error.offer_empty")
     offer = {"id": state["next_offer"], "from": seat, "to": to, "give": give, "take": take,
              "round": state["round"]}
     why = problem(state, offer)
-    if why:
-        raise IllegalAction(why)
+    if why is not None:
+        raise why
     # One open offer to each player: a new one replaces the old.
     for old in [o for o in state["offers"] if o["from"] == seat and o["to"] == to]:
         state["offers"].remove(old)
@@ -96,20 +94,20 @@ def do_offer(state: dict, seat: int, action: dict, events: list) -> None:
 def _find(state: dict, action: dict) -> dict:
     raw = action.get("offer")
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise IllegalAction("'offer' must be the number of an open offer.")
+        raise IllegalAction.said(BOOK, "error.offer_number")
     offer = next((o for o in state["offers"] if o["id"] == raw), None)
     if offer is None:
-        raise IllegalAction(f"There is no open offer number {raw}.")
+        raise IllegalAction.said(BOOK, "error.no_offer", number=raw)
     return offer
 
 
 def do_accept_offer(state: dict, seat: int, action: dict, events: list) -> None:
     offer = _find(state, action)
     if offer["to"] != seat:
-        raise IllegalAction("Only the player an offer is made to can accept it.")
+        raise IllegalAction.said(BOOK, "error.accept_whose")
     why = problem(state, offer)
-    if why:
-        raise IllegalAction(why)
+    if why is not None:
+        raise why
     state["offers"].remove(offer)
     giver, taker = offer["from"], offer["to"]
     current = state["turn"]["seat"]
@@ -130,7 +128,7 @@ def do_accept_offer(state: dict, seat: int, action: dict, events: list) -> None:
 def do_decline_offer(state: dict, seat: int, action: dict, events: list) -> None:
     offer = _find(state, action)
     if offer["to"] != seat:
-        raise IllegalAction("Only the player an offer is made to can decline it.")
+        raise IllegalAction.said(BOOK, "error.decline_whose")
     state["offers"].remove(offer)
     events.append({"type": "decline_offer", "seat": seat, "from": offer["from"],
                    "offer": offer["id"], "private": sorted({seat, offer["from"]})})
@@ -139,7 +137,7 @@ def do_decline_offer(state: dict, seat: int, action: dict, events: list) -> None
 def do_withdraw_offer(state: dict, seat: int, action: dict, events: list) -> None:
     offer = _find(state, action)
     if offer["from"] != seat:
-        raise IllegalAction("Only the player who made an offer can withdraw it.")
+        raise IllegalAction.said(BOOK, "error.withdraw_whose")
     state["offers"].remove(offer)
     events.append({"type": "withdraw_offer", "seat": seat, "offer": offer["id"],
                    "to": offer["to"], "private": sorted({seat, offer["to"]})})

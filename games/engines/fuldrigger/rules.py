@@ -13,6 +13,7 @@ from games.engines import dice
 from games.engines.base import IllegalAction
 from games.engines.fuldrigger import chance, offers, trade, war
 from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.book import BOOK
 from games.engines.fuldrigger.sailing import check_path, reachable, sail
 from games.engines.fuldrigger.state import (
     MAX_FORTRESSES, MAX_SHIPS, MIN_CARRIED, SHIP_PRICE, FORTRESS_PRICE, active_seats, clone,
@@ -43,17 +44,17 @@ def is_over(state: dict) -> bool:
 
 def apply(state: dict, seat, action) -> tuple[dict, list]:
     if not isinstance(action, dict):
-        raise IllegalAction("An action must be a JSON object with a 'type'.")
+        raise IllegalAction.said(BOOK, "error.action_not_object")
     kind = action.get("type")
     if not isinstance(kind, str):
-        raise IllegalAction("An action needs a 'type'.")
+        raise IllegalAction.said(BOOK, "error.action_no_type")
     if state["phase"] == "over":
-        raise IllegalAction("The game is over.")
+        raise IllegalAction.said(BOOK, "error.game_over")
     if seat is None:
         if kind != "draw_card":
-            raise IllegalAction(f"The system cannot play {kind!r}.")
+            raise IllegalAction.said(BOOK, "error.system_cannot_play", kind=kind)
         if state["phase"] != "card":
-            raise IllegalAction("No chance card is due now.")
+            raise IllegalAction.said(BOOK, "error.no_card_due")
         new = clone(state)
         events: list = []
         chance.draw_card(new, events)
@@ -65,17 +66,17 @@ def apply(state: dict, seat, action) -> tuple[dict, list]:
                 _pass_turn(new, events)
         return new, events
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["players"]:
-        raise IllegalAction(f"There is no seat {seat!r} in this game.")
+        raise IllegalAction.said(BOOK, "error.no_seat", seat=seat)
     if kind not in HANDLERS and kind != "draw_card":
-        raise IllegalAction(f"Unknown action {kind!r}.")
+        raise IllegalAction.said(BOOK, "error.unknown_action", kind=kind)
     if state["phase"] == "card":
-        raise IllegalAction("Wait: the banker's chance card is turned first.")
+        raise IllegalAction.said(BOOK, "error.card_first")
     if kind == "draw_card":
-        raise IllegalAction("Only the bank turns the chance cards.")
+        raise IllegalAction.said(BOOK, "error.bank_draws")
     if seat not in to_act(state):
-        raise IllegalAction("It is not your turn.")
+        raise IllegalAction.said(BOOK, "error.not_your_turn")
     if seat != state["turn"]["seat"] and kind not in ANSWERS:
-        raise IllegalAction("It is not your turn: you may only answer the offers made to you.")
+        raise IllegalAction.said(BOOK, "error.only_answer")
     new = clone(state)
     events = []
     HANDLERS[kind](new, seat, action, events)
@@ -88,13 +89,13 @@ def apply(state: dict, seat, action) -> tuple[dict, list]:
 def _need_roll(state: dict) -> int:
     total = state["turn"]["total"]
     if total is None:
-        raise IllegalAction("Roll the dice first (F10).")
+        raise IllegalAction.said(BOOK, "error.roll_first")
     return total
 
 
 def do_roll(state: dict, seat: int, action: dict, events: list) -> None:
     if state["turn"]["roll"] is not None:
-        raise IllegalAction("You have rolled this turn already.")
+        raise IllegalAction.said(BOOK, "error.rolled_already")
     faces = dice.roll(state, 3)
     total = sum(faces)
     notes = []
@@ -114,9 +115,9 @@ def do_move(state: dict, seat: int, action: dict, events: list) -> None:
     total = _need_roll(state)
     turn = state["turn"]
     if ship["id"] in turn["still"]:
-        raise IllegalAction(f"The {ship['name']} lies becalmed this turn (F17).")
+        raise IllegalAction.said(BOOK, "error.becalmed", name=ship["name"])
     if ship["id"] in turn["moved"]:
-        raise IllegalAction(f"The {ship['name']} has moved this turn already.")
+        raise IllegalAction.said(BOOK, "error.moved_already", name=ship["name"])
     path = check_path(ship["node"], action.get("path"), total)
     turn["moved"].append(ship["id"])
     sail(state, ship, path, events)
@@ -308,4 +309,4 @@ def timeout_action(state: dict, seat: int) -> dict:
     for offer in state["offers"]:
         if offer["to"] == seat:
             return {"type": "decline_offer", "offer": offer["id"]}
-    raise IllegalAction(f"Seat {seat} has nothing to do now.")
+    raise IllegalAction.said(BOOK, "error.nothing_to_do", seat=seat)

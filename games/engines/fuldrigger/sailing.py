@@ -13,6 +13,7 @@ from functools import lru_cache
 from games.engines import dice
 from games.engines.base import IllegalAction
 from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.book import BOOK, Name
 from games.engines.fuldrigger.cards import card
 from games.engines.fuldrigger.state import effect_on, lose_cargo, remove_ship
 
@@ -34,28 +35,30 @@ def check_path(start: str, path, total: int) -> list[str]:
     """The path as a list of node ids if a ship at `start` may sail it with `total`; else
     IllegalAction saying why."""
     if not isinstance(path, list) or not path:
-        raise IllegalAction("A move needs a path: the list of squares the ship sails through.")
+        raise IllegalAction.said(BOOK, "error.path_missing")
     if path[0] == start:          # tolerate a path that names the starting square first
         path = path[1:]
         if not path:
-            raise IllegalAction("The path does not leave the ship's square.")
+            raise IllegalAction.said(BOOK, "error.path_stays")
     remaining = total
     seen = {start}
     previous = start
     for index, node in enumerate(path):
         if not isinstance(node, str) or node not in WORLD.nodes:
-            raise IllegalAction(f"There is no square called {node!r} on the board.")
+            raise IllegalAction.said(BOOK, "error.no_square", node=node)
         if node not in WORLD.adjacency[previous]:
-            raise IllegalAction(f"{WORLD.name(node)} is not next to {WORLD.name(previous)}.")
+            raise IllegalAction.said(BOOK, "error.not_next_to", square=Name("place", node),
+                                     previous=Name("place", previous))
         if node in seen:
-            raise IllegalAction(f"A ship may not enter {WORLD.name(node)} twice in one move.")
+            raise IllegalAction.said(BOOK, "error.square_twice", square=Name("place", node))
         if remaining < 1:
             if WORLD.hazard(previous) == "headwind":
-                raise IllegalAction(f"The headwind at {WORLD.name(previous)} ends the move there.")
-            raise IllegalAction(f"Too far: the roll allows {total} squares.")
+                raise IllegalAction.said(BOOK, "error.headwind_stops",
+                                         square=Name("place", previous))
+            raise IllegalAction.said(BOOK, "error.too_far", total=total)
         remaining = left_after(remaining, node)
         if WORLD.is_port(node) and index != len(path) - 1:
-            raise IllegalAction(f"Entering {WORLD.name(node)} ends the move (F11).")
+            raise IllegalAction.said(BOOK, "error.port_ends_move", port=Name("place", node))
         seen.add(node)
         previous = node
     return list(path)

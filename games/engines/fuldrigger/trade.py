@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from games.engines.base import IllegalAction
 from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.book import BOOK, Name
 from games.engines.fuldrigger.state import (
     DUTY, FORTRESS_PRICE, MAX_FORTRESSES, MAX_SHIPS, MIN_CARRIED, OWNER_BONUS, PRICE_DROP,
     SHIP_PRICE, SHIP_RESALE, TOLL, add_ship, effect_on, fortresses_of, lose_cargo, remove_ship,
@@ -19,11 +20,11 @@ from games.engines.fuldrigger.state import (
 def ship_id(action: dict, key: str = "ship") -> int:
     raw = action.get(key)
     if isinstance(raw, bool) or raw is None:
-        raise IllegalAction(f"Say which ship: {key!r} must be a ship number.")
+        raise IllegalAction.said(BOOK, "error.which_ship", field=key)
     if isinstance(raw, str) and raw.strip().isdigit():
         raw = int(raw)
     if not isinstance(raw, int):
-        raise IllegalAction(f"{key!r} must be a ship number, not {raw!r}.")
+        raise IllegalAction.said(BOOK, "error.ship_number", field=key, raw=raw)
     return raw
 
 
@@ -31,20 +32,20 @@ def own_ship(state: dict, seat: int, action: dict, key: str = "ship") -> dict:
     number = ship_id(action, key)
     ship = state["ships"].get(str(number))
     if ship is None or ship["owner"] != seat:
-        raise IllegalAction(f"You have no ship number {number}.")
+        raise IllegalAction.said(BOOK, "error.no_ship", number=number)
     return ship
 
 
 def text_field(action: dict, key: str) -> str:
     raw = action.get(key)
     if not isinstance(raw, str) or not raw:
-        raise IllegalAction(f"{key!r} must be given as a name.")
+        raise IllegalAction.said(BOOK, "error.name_needed", field=key)
     return raw
 
 
 def in_port(ship: dict) -> str:
     if not WORLD.is_port(ship["node"]):
-        raise IllegalAction(f"The {ship['name']} is at sea, not in a port.")
+        raise IllegalAction.said(BOOK, "error.at_sea", name=ship["name"])
     return ship["node"]
 
 
@@ -88,23 +89,24 @@ def do_buy_cargo(state: dict, seat: int, action: dict, events: list) -> None:
     good = text_field(action, "good")
     port = in_port(ship)
     if ship["privateer"]:
-        raise IllegalAction("A privateer cannot carry cargo (F35).")
+        raise IllegalAction.said(BOOK, "error.privateer_no_cargo")
     if ship["cargo"] is not None:
-        raise IllegalAction(f"The {ship['name']} already carries a cargo (F29).")
+        raise IllegalAction.said(BOOK, "error.has_cargo", name=ship["name"])
     if embargoed(state, port):
-        raise IllegalAction(f"{WORLD.name(port)} is under embargo this round.")
+        raise IllegalAction.said(BOOK, "error.embargo", port=Name("place", port))
     if good not in WORLD.goods:
-        raise IllegalAction(f"There is no good called {good!r}.")
+        raise IllegalAction.said(BOOK, "error.no_good", good=good)
     price = buy_price(state, port, good)
     if price is None:
-        raise IllegalAction(f"{WORLD.goods[good]['name']} cannot be bought in {WORLD.name(port)}.")
+        raise IllegalAction.said(BOOK, "error.not_sold_here", good=Name("good", good),
+                                 port=Name("place", port))
     if state["tokens"][good] <= 0:
-        raise IllegalAction(f"Every load of {WORLD.goods[good]['name']} is at sea already.")
+        raise IllegalAction.said(BOOK, "error.no_loads", good=Name("good", good))
     owner = duty_owner(state, seat, port)
     cost = price + (DUTY if owner is not None else 0)
     if state["cash"][seat] < cost:
-        raise IllegalAction(f"A load of {WORLD.goods[good]['name']} costs {cost} ducats here; "
-                            f"you have {state['cash'][seat]}.")
+        raise IllegalAction.said(BOOK, "error.cargo_cost", good=Name("good", good), cost=cost,
+                                 cash=state["cash"][seat])
     state["cash"][seat] -= cost
     if owner is not None:
         state["cash"][owner] += DUTY
@@ -120,21 +122,20 @@ def do_sell_cargo(state: dict, seat: int, action: dict, events: list) -> None:
     port = in_port(ship)
     cargo = ship["cargo"]
     if cargo is None:
-        raise IllegalAction(f"The {ship['name']} carries no cargo.")
+        raise IllegalAction.said(BOOK, "error.no_cargo", name=ship["name"])
     if embargoed(state, port):
-        raise IllegalAction(f"{WORLD.name(port)} is under embargo this round.")
+        raise IllegalAction.said(BOOK, "error.embargo", port=Name("place", port))
     if cargo["carried"] < MIN_CARRIED:
-        raise IllegalAction(f"The {WORLD.goods[cargo['good']]['name'].lower()} has been carried "
-                            f"{cargo['carried']} squares; it must be carried {MIN_CARRIED} before "
-                            "it can be sold (F30).")
+        raise IllegalAction.said(BOOK, "error.not_carried_far", cargo=Name("cargo", cargo["good"]),
+                                 carried=cargo["carried"], needed=MIN_CARRIED)
     price = sale_price(state, seat, port, cargo["good"])
     if price is None:
-        raise IllegalAction(f"{WORLD.name(port)} does not buy "
-                            f"{WORLD.goods[cargo['good']]['name'].lower()}.")
+        raise IllegalAction.said(BOOK, "error.not_bought_here", port=Name("place", port),
+                                 cargo=Name("cargo", cargo["good"]))
     owner = duty_owner(state, seat, port)
     duty = DUTY if owner is not None else 0
     if state["cash"][seat] + price < duty:
-        raise IllegalAction("You cannot pay the duty on this sale.")
+        raise IllegalAction.said(BOOK, "error.duty_unpaid")
     state["cash"][seat] += price - duty
     if owner is not None:
         state["cash"][owner] += duty
@@ -150,9 +151,10 @@ def do_sell_cargo(state: dict, seat: int, action: dict, events: list) -> None:
 
 def do_buy_ship(state: dict, seat: int, action: dict, events: list) -> None:
     if len(ships_of(state, seat)) >= MAX_SHIPS:
-        raise IllegalAction(f"Nobody may own more than {MAX_SHIPS} ships (F22).")
+        raise IllegalAction.said(BOOK, "error.max_ships", count=MAX_SHIPS)
     if state["cash"][seat] < SHIP_PRICE:
-        raise IllegalAction(f"A ship costs {SHIP_PRICE} ducats; you have {state['cash'][seat]}.")
+        raise IllegalAction.said(BOOK, "error.ship_cost", price=SHIP_PRICE,
+                                 cash=state["cash"][seat])
     state["cash"][seat] -= SHIP_PRICE
     ship = add_ship(state, seat, state["homes"][seat])
     events.append({"type": "buy_ship", "seat": seat, "ship": ship["id"], "name": ship["name"],
@@ -172,17 +174,16 @@ def do_sell_ship(state: dict, seat: int, action: dict, events: list) -> None:
 def do_buy_fortress(state: dict, seat: int, action: dict, events: list) -> None:
     port = text_field(action, "port")
     if port not in WORLD.nodes or not WORLD.is_port(port):
-        raise IllegalAction(f"There is no port called {port!r}.")
+        raise IllegalAction.said(BOOK, "error.no_port", port=port)
     if not any(s["node"] == port for s in ships_of(state, seat)):
-        raise IllegalAction(f"A fortress is bought where one of your ships stands (F23); "
-                            f"none is in {WORLD.name(port)}.")
+        raise IllegalAction.said(BOOK, "error.fortress_no_ship", port=Name("place", port))
     if port in state["fortresses"]:
-        raise IllegalAction(f"{WORLD.name(port)} already has a fortress.")
+        raise IllegalAction.said(BOOK, "error.fortress_exists", port=Name("place", port))
     if len(fortresses_of(state, seat)) >= MAX_FORTRESSES:
-        raise IllegalAction(f"Nobody may own more than {MAX_FORTRESSES} fortresses (F27).")
+        raise IllegalAction.said(BOOK, "error.max_fortresses", count=MAX_FORTRESSES)
     if state["cash"][seat] < FORTRESS_PRICE:
-        raise IllegalAction(f"A fortress costs {FORTRESS_PRICE} ducats; "
-                            f"you have {state['cash'][seat]}.")
+        raise IllegalAction.said(BOOK, "error.fortress_cost", price=FORTRESS_PRICE,
+                                 cash=state["cash"][seat])
     state["cash"][seat] -= FORTRESS_PRICE
     state["fortresses"][port] = seat
     events.append({"type": "buy_fortress", "seat": seat, "port": port, "price": FORTRESS_PRICE})
@@ -221,9 +222,9 @@ def toll_terms(state: dict, seat: int, port: str) -> tuple[int, list[int]]:
 
 def _isthmus_open(state: dict) -> None:
     if not state["options"].get("isthmus"):
-        raise IllegalAction("The isthmus variant is not played in this game.")
+        raise IllegalAction.said(BOOK, "error.no_isthmus_variant")
     if effect_on(state, "canal_closed"):
-        raise IllegalAction("The isthmus roads are closed this round.")
+        raise IllegalAction.said(BOOK, "error.isthmus_closed")
 
 
 def do_isthmus_unload(state: dict, seat: int, action: dict, events: list) -> None:
@@ -232,12 +233,12 @@ def do_isthmus_unload(state: dict, seat: int, action: dict, events: list) -> Non
     port = in_port(ship)
     partner = WORLD.isthmus_partner(port)
     if partner is None:
-        raise IllegalAction(f"{WORLD.name(port)} is not at an isthmus crossing.")
+        raise IllegalAction.said(BOOK, "error.no_crossing", port=Name("place", port))
     if ship["cargo"] is None:
-        raise IllegalAction(f"The {ship['name']} carries no cargo to send across.")
+        raise IllegalAction.said(BOOK, "error.nothing_to_send", name=ship["name"])
     toll, collectors = toll_terms(state, seat, port)
     if state["cash"][seat] < toll:
-        raise IllegalAction(f"The toll is {toll} ducats; you have {state['cash'][seat]}.")
+        raise IllegalAction.said(BOOK, "error.toll_cost", toll=toll, cash=state["cash"][seat])
     state["cash"][seat] -= toll
     shares = _split(toll, collectors)
     for collector, share in shares:
@@ -267,16 +268,16 @@ def do_isthmus_load(state: dict, seat: int, action: dict, events: list) -> None:
     port = in_port(ship)
     raw = action.get("cargo")
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise IllegalAction("'cargo' must be the number of a cargo waiting at the isthmus.")
+        raise IllegalAction.said(BOOK, "error.crossing_cargo_number")
     entry = next((c for c in state["crossing"] if c["id"] == raw), None)
     if entry is None or entry["owner"] != seat:
-        raise IllegalAction(f"You have no cargo number {raw} at an isthmus.")
+        raise IllegalAction.said(BOOK, "error.no_crossing_cargo", number=raw)
     if entry["at"] != port:
-        raise IllegalAction(f"That cargo waits in {WORLD.name(entry['at'])}, not here.")
+        raise IllegalAction.said(BOOK, "error.cargo_elsewhere", port=Name("place", entry["at"]))
     if ship["privateer"]:
-        raise IllegalAction("A privateer cannot carry cargo (F35).")
+        raise IllegalAction.said(BOOK, "error.privateer_no_cargo")
     if ship["cargo"] is not None:
-        raise IllegalAction(f"The {ship['name']} already carries a cargo (F29).")
+        raise IllegalAction.said(BOOK, "error.has_cargo", name=ship["name"])
     state["crossing"].remove(entry)
     # The crossing is overland: it adds no squares to the distance carried (see the rules doc).
     ship["cargo"] = {"good": entry["good"], "paid": entry["paid"], "carried": entry["carried"],

@@ -2,15 +2,14 @@
 from __future__ import annotations
 
 from functools import reduce
-from pathlib import Path
 
-from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.book import BOOK, area_name, cargo_name, good_name, place_name
 from games.engines.fuldrigger.cards import card
 from games.engines.fuldrigger.rules import to_act
 from games.engines.fuldrigger.state import (
     cargo_value, clone, fortresses_of, fortunes, ships_of,
 )
-from games.engines.words import Phrasebook, language
+from games.engines.words import language
 
 HIDDEN = ("seed", "deck")
 
@@ -59,46 +58,8 @@ def standings(state: dict) -> list[dict]:
 
 
 # ---- words ---------------------------------------------------------------------------------
-# Every sentence, name and label is in words.json, English and its translations side by side;
-# a language without a phrase falls back to English. Ports and sea areas are in the book only
-# where a language names them otherwise: English keeps its names in world.json.
-
-BOOK = Phrasebook(Path(__file__).resolve().parent / "words.json")
-
-
-def _own_name(key: str, lang: str | None, english: str) -> str:
-    return BOOK.books[language(lang)].get(key, english)
-
-
-def good_name(good: str, lang: str = "en") -> str:
-    """A good's name as a price list shows it ("Iron goods")."""
-    return BOOK.say(f"good.{good}", lang) if good in WORLD.goods else good
-
-
-def place_name(node: str, lang: str = "en") -> str:
-    """A port's name, or a square's sea area with its hazard, e.g. "Cape of Good Hope (storm)"."""
-    if node not in WORLD.nodes:
-        return node
-    data = WORLD.nodes[node]
-    if data["kind"] == "port":
-        return _own_name(f"port.{node}", lang, data["name"])
-    area = _own_name(f"area.{data['area']}", lang, data["area"]) if data.get("area") else node
-    hazard = data.get("hazard")
-    if hazard == "reef":
-        return BOOK.say("place_reef", lang, area=area, letter=data["reef"])
-    if hazard:
-        return BOOK.say("place_hazard", lang, area=area, hazard=BOOK.say(f"hazard.{hazard}", lang))
-    if node == WORLD.calm_square:
-        return BOOK.say("place_calm_square", lang, area=area)
-    return area
-
-
-def area_name(node: str, lang: str = "en") -> str:
-    """A hazard square's sea area without the hazard's name, e.g. "Cape of Good Hope"."""
-    if node not in WORLD.nodes:
-        return node
-    area = WORLD.nodes[node].get("area")
-    return _own_name(f"area.{area}", lang, area) if area else place_name(node, lang)
+# The phrase book and the names of goods and places live in book.py, where the rules can
+# reach them without an import cycle; they stay importable from here, where the site looks.
 
 
 def card_words(card_id: str, lang: str = "en") -> tuple[str, str]:
@@ -111,13 +72,6 @@ def card_words(card_id: str, lang: str = "en") -> tuple[str, str]:
 def option_words(name: str, lang: str = "en") -> tuple[str, str]:
     """An option's label and help text."""
     return BOOK.say(f"option.{name}.label", lang), BOOK.say(f"option.{name}.help", lang)
-
-
-def _cargo(good: str | None, lang: str) -> str:
-    """A good as a sentence says it ("iron goods" in English, "Eisenwaren" in German)."""
-    if good is None:
-        return BOOK.say("cargo", lang)
-    return BOOK.say(f"cargo.{good}", lang) if good in WORLD.goods else good
 
 
 def _who(names: list[str], seat, lang: str) -> str:
@@ -186,7 +140,7 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
               "who": who, "rolled": rolled, "ship": ship}
         if event["sunk"]:
             if event.get("cargo"):
-                return say("weather_sinks_cargo", **at, cargo=_cargo(event["cargo"], lang))
+                return say("weather_sinks_cargo", **at, cargo=cargo_name(event["cargo"], lang))
             return say("weather_sinks", **at)
         return say("weather_rides_out", **at)
     if kind == "calm":
@@ -207,13 +161,13 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
         if result == "ship_lost":
             return say("pirates_ship_lost", **at)
         if result == "cargo_lost":
-            return say("pirates_cargo_lost", **at, cargo=_cargo(event["cargo"], lang))
+            return say("pirates_cargo_lost", **at, cargo=cargo_name(event["cargo"], lang))
         return say("pirates_escaped", **at)
     if kind == "bounty":
         return say("bounty", who=who, name=event["name"], port=place_name(event["port"], lang),
                    ducats=_ducats(event["amount"], lang))
     if kind in ("buy_cargo", "sell_cargo"):
-        trade = {"who": who, "cargo": _cargo(event["good"], lang), "ship": ship,
+        trade = {"who": who, "cargo": cargo_name(event["good"], lang), "ship": ship,
                  "port": place_name(event["port"], lang), "ducats": _ducats(event["price"], lang)}
         if event["duty"]:
             return say(f"{kind}_duty", **trade, duty=event["duty"],
@@ -245,13 +199,13 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
         return say("attack_sunk" if event.get("sunk") else "attack_prize", attack=attack,
                    ship=_ship(event, "prize_name", lang))
     if kind == "isthmus_unload":
-        sent = {"who": who, "ship": ship, "cargo": _cargo(event["good"], lang),
+        sent = {"who": who, "ship": ship, "cargo": cargo_name(event["good"], lang),
                 "port": place_name(event["port"], lang), "end": place_name(event["to"], lang)}
         if event["toll"]:
             return say("isthmus_unload", **sent, toll=event["toll"])
         return say("isthmus_unload_free", **sent)
     if kind == "isthmus_load":
-        return say("isthmus_load", who=who, cargo=_cargo(event["good"], lang), ship=ship,
+        return say("isthmus_load", who=who, cargo=cargo_name(event["good"], lang), ship=ship,
                    port=place_name(event["port"], lang))
     if kind in ("offer", "withdraw_offer"):
         return say(kind, who=who, whom=_who(names, event["to"], lang))
@@ -276,7 +230,7 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
                    end=place_name(event["to"], lang))
     if kind == "card_raid":
         return say("card_raid_lost" if event["lost"] else "card_raid_kept", who=who,
-                   rolled=rolled, ship=ship, cargo=_cargo(event["cargo"], lang))
+                   rolled=rolled, ship=ship, cargo=cargo_name(event["cargo"], lang))
     if kind in ("card_pay", "card_receive"):
         return say(kind, who=who, ducats=_ducats(event["amount"], lang))
     if kind == "becalmed":

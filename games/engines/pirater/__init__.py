@@ -2,9 +2,12 @@
 
 `ENGINE` is the object the registry uses; it only routes the contract's calls to the modules
 beside it: board.py (the grid), state.py (options, a new game), rules.py (actions), view.py
-(view, standings, events in words from words.json) and bots.py.
+(view, standings, events in words), book.py (words.json, the phrase book the refusals and the
+events are told in) and bots.py.
 """
+from games.engines.base import IllegalAction
 from games.engines.pirater import rules, state, view
+from games.engines.pirater.book import WORDS
 
 
 class PiraterEngine:
@@ -38,7 +41,7 @@ class PiraterEngine:
         """Roll, or the first legal move."""
         actions = rules.legal_actions(st, seat)
         if not actions:
-            raise rules.IllegalAction("That seat has nothing to do now.")
+            raise IllegalAction.said(WORDS, "error.nothing_to_do")
         return actions[0]
 
     def is_over(self, st: dict) -> bool:

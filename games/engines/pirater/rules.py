@@ -13,6 +13,7 @@ from collections import Counter
 
 from games.engines import dice
 from games.engines.base import IllegalAction
+from games.engines.pirater.book import WORDS
 from games.engines.pirater.board import DIRECTION_NAMES, DIRECTIONS, STRAIGHT, Board
 from games.engines.pirater.state import board_of, cell
 
@@ -95,13 +96,14 @@ class Moved:
 def try_move(ctx: Context, pos: Position, ship: int, value: int, direction: str, split: bool):
     """Sail `ship` (with its fleet, P28) `value` squares towards `direction`.
 
-    Returns a Moved, or a string saying why the move is not possible.
+    Returns a Moved, or the phrase book's key ("error.…") for why the move is not possible; a
+    key rather than an exception, because the search for legal moves tries every refused move.
     """
     if not 0 <= ship < len(pos.at) or ctx.owner[ship] != ctx.seat:
-        return "That is not one of your ships."
+        return "error.not_your_ship"
     start = pos.at[ship]
     if start < 0:
-        return "That ship is no longer in the game."
+        return "error.ship_lost"
     occ = pos.occupants()
     group = occ[start] if ctx.flotilla and not split else [ship]
     carrying = any(c >= 0 and c in group for c in pos.carry)
@@ -113,21 +115,21 @@ def try_move(ctx: Context, pos: Position, ship: int, value: int, direction: str,
         nxt = step[here][di]
         if nxt < 0:
             if direction not in STRAIGHT:
-                return "Ships move diagonally only inside the trade winds."       # P2, P3
-            return "Land or the edge of the board is in the way."                 # P2
+                return "error.diagonal_outside_winds"                               # P2, P3
+            return "error.blocked"                                                  # P2
         if nxt in pos.wrecks:
-            return "A wreck blocks that square."                                  # P23
+            return "error.wreck"                                                    # P23
         if i < value - 1:
             if strait[nxt]:
-                return "A move that enters a strait ends there."                  # P4
+                return "error.strait_ends_move"                                     # P4
             if nxt in occ:
-                return "Ships may not jump over other ships."                     # P10
+                return "error.no_jumping"                                           # P10
         if wind[nxt]:
             entered = entered or not wind[here]
         elif entered:
-            return "A move that enters the trade winds must end inside them."     # P3
+            return "error.winds_end_move"                                           # P3
         if carrying and (dist[nxt] > dist[here] or (ctx.strict and dist[nxt] == dist[here])):
-            return "The treasure ship may not sail away from its home port."      # P13, P26
+            return "error.treasure_away_from_home"                                  # P13, P26
         here = nxt
     dest = here
     there = occ.get(dest, ())
@@ -135,7 +137,7 @@ def try_move(ctx: Context, pos: Position, ship: int, value: int, direction: str,
     if there:
         if ctx.owner[there[0]] == ctx.seat:
             if not (ctx.flotilla and ctx.split):
-                return "Your own ship is on that square."                          # P15, P28
+                return "error.own_ship_there"                                       # P15, P28
         else:
             captured = list(there)                                                  # P15
     at = list(pos.at)
@@ -431,16 +433,16 @@ def hurricane(state: dict, seat: int, events: list) -> None:
 # ---- the actions -----------------------------------------------------------------------------
 def do_declare_powder(state: dict, seat: int, action: dict, events: list) -> None:
     if not state["options"]["powder_ship"]:
-        raise IllegalAction("This game is played without powder ships.")
+        raise IllegalAction.said(WORDS, "error.no_powder_ships")
     if state["phase"] != "roll":
-        raise IllegalAction("A powder ship is declared before rolling.")
+        raise IllegalAction.said(WORDS, "error.powder_before_roll")
     if state["seats"][seat]["powder_used"]:
-        raise IllegalAction("You have already used your powder ship.")
+        raise IllegalAction.said(WORDS, "error.powder_used")
     ship_id = _int_field(action, "ship")
     if not 0 <= ship_id < len(state["ships"]) or state["ships"][ship_id]["seat"] != seat:
-        raise IllegalAction("That is not one of your ships.")
+        raise IllegalAction.said(WORDS, "error.not_your_ship")
     if state["ships"][ship_id]["at"] is None:
-        raise IllegalAction("That ship is no longer in the game.")
+        raise IllegalAction.said(WORDS, "error.ship_lost")
     state["powder"] = ship_id
     state["seats"][seat]["powder_used"] = True
     events.append({"type": "powder_declared", "seat": seat, "ship": ship_id})
@@ -448,7 +450,7 @@ def do_declare_powder(state: dict, seat: int, action: dict, events: list) -> Non
 
 def do_roll(state: dict, seat: int, events: list) -> None:
     if state["phase"] != "roll":
-        raise IllegalAction("You have already rolled; move with your dice.")
+        raise IllegalAction.said(WORDS, "error.already_rolled")
     options = state["options"]
     faces = dice.roll(state, state["dice_per_roll"])
     state["dice"] = faces
@@ -477,39 +479,38 @@ def do_roll(state: dict, seat: int, events: list) -> None:
 
 def do_move(state: dict, seat: int, action: dict, events: list) -> None:
     if state["phase"] != "move":
-        raise IllegalAction("Roll the dice first.")
+        raise IllegalAction.said(WORDS, "error.roll_first")
     value = _int_field(action, "die")
     ship_id = _int_field(action, "ship")
     direction = action.get("direction")
     if not isinstance(direction, str) or direction not in DIRECTIONS:
-        raise IllegalAction("Direction must be one of " + ", ".join(DIRECTION_NAMES) + ".")
+        raise IllegalAction.said(WORDS, "error.direction", directions=", ".join(DIRECTION_NAMES))
     split = action.get("split", False)
     if not isinstance(split, bool):
-        raise IllegalAction("split must be true or false.")
+        raise IllegalAction.said(WORDS, "error.split_not_bool")
     if value not in remaining(state):
-        raise IllegalAction(f"You have no unused die showing {value}.")
+        raise IllegalAction.said(WORDS, "error.no_such_die", value=value)
     ctx = Context(state, seat)
     pos = position(state)
     if not 0 <= ship_id < len(pos.at) or ctx.owner[ship_id] != seat:
-        raise IllegalAction("That is not one of your ships.")
+        raise IllegalAction.said(WORDS, "error.not_your_ship")
     if pos.at[ship_id] < 0:
-        raise IllegalAction("That ship is no longer in the game.")
+        raise IllegalAction.said(WORDS, "error.ship_lost")
     if ctx.flotilla:
         fleet = pos.occupants()[pos.at[ship_id]]
         if split and not ctx.split:
-            raise IllegalAction("A fleet splits only on the agreed roll.")
+            raise IllegalAction.said(WORDS, "error.split_off_roll")
         if len(fleet) == 1:
             split = False
         if not split:
             ship_id = fleet[0]
     elif split:
-        raise IllegalAction("Only Flotilla fleets split.")
+        raise IllegalAction.said(WORDS, "error.split_not_flotilla")
     moved = try_move(ctx, pos, ship_id, value, direction, split)
     if type(moved) is str:
-        raise IllegalAction(moved)
+        raise IllegalAction.said(WORDS, moved)
     if not keeps_best_play(ctx, pos, moved, value, remaining(state)):
-        raise IllegalAction("Use as many dice as you can, and the larger die when only one of "
-                            "them can be used.")
+        raise IllegalAction.said(WORDS, "error.dice_rule")
     board = ctx.board
     state["used"][next(i for i, (f, u) in enumerate(zip(state["dice"], state["used"]))
                        if f == value and not u)] = True
@@ -547,22 +548,22 @@ def do_move(state: dict, seat: int, action: dict, events: list) -> None:
 def _int_field(action: dict, name: str) -> int:
     value = action.get(name)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{name} must be a whole number.")
+        raise IllegalAction.said(WORDS, f"error.{name}_not_whole")
     return value
 
 
 def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
     if not isinstance(action, dict):
-        raise IllegalAction("An action must be a JSON object with a type.")
+        raise IllegalAction.said(WORDS, "error.not_an_object")
     kind = action.get("type")
     if kind not in ("roll", "declare_powder", "move"):
-        raise IllegalAction(f"Unknown action type {kind!r} (roll, declare_powder or move).")
+        raise IllegalAction.said(WORDS, "error.unknown_action", kind=repr(kind))
     if state["phase"] == "over":
-        raise IllegalAction("The game is over.")
+        raise IllegalAction.said(WORDS, "error.game_over")
     if seat is None:
-        raise IllegalAction("Pirater has no system actions.")
+        raise IllegalAction.said(WORDS, "error.no_system_actions")
     if isinstance(seat, bool) or not isinstance(seat, int) or seat != state["current"]:
-        raise IllegalAction("It is not your turn.")
+        raise IllegalAction.said(WORDS, "error.not_your_turn")
     new = working_copy(state)
     events: list[dict] = []
     if kind == "roll":

@@ -9,6 +9,7 @@ from __future__ import annotations
 from games.engines import dice
 from games.engines.base import IllegalAction, Option, clean_options
 from games.engines.pirater.board import Board, get_board
+from games.engines.pirater.book import WORDS
 
 VARIANTS = ("curse_island", "hurricane", "double_board", "shipwreck", "powder_ship", "one_two",
             "opposing_realms", "headwind_realm", "flotilla")
@@ -43,34 +44,29 @@ OPTIONS = (
            choices=SPLIT_ROLLS),
 )
 
-LABEL = {o.name: o.label for o in OPTIONS}
-
 
 def check_options(options: dict | None, players) -> dict:
     """The cleaned options for that many seats, or IllegalAction saying what can't be played."""
     cleaned = clean_options(list(OPTIONS), options)
     if isinstance(players, bool) or not isinstance(players, int):
-        raise IllegalAction("The number of players must be a whole number.")
+        raise IllegalAction.said(WORDS, "error.players_not_whole")
     two = [name for name in TWO_PLAYER if cleaned[name]]
     if len(two) > 1:
-        raise IllegalAction("Opposing Realms and Headwind Realm can't be played together: "
-                            "each hands out the ports its own way.")
+        raise IllegalAction.said(WORDS, "error.realms_together")
     if two and cleaned["double_board"]:
-        raise IllegalAction(f"{LABEL[two[0]]} is a two-player variant; it can't be played on "
-                            "the double board.")
+        # One key per variant, so each language names the variant in its own words.
+        raise IllegalAction.said(WORDS, f"error.{two[0]}.double_board")
     if two and players != 2:
-        raise IllegalAction(f"{LABEL[two[0]]} is for exactly 2 players.")
+        raise IllegalAction.said(WORDS, f"error.{two[0]}.two_players")
     if cleaned["double_board"]:
         if not 5 <= players <= 8:
-            raise IllegalAction("The double board is for 5 to 8 players.")
+            raise IllegalAction.said(WORDS, "error.double_board_players")
         if cleaned["hurricane"]:
-            raise IllegalAction("Hurricane can't be played on the double board: the rules give "
-                                "no meaning to a hurricane among five dice.")
+            raise IllegalAction.said(WORDS, "error.hurricane_double_board")
     elif not 2 <= players <= 4:
-        raise IllegalAction("Pirater is for 2 to 4 players (5 to 8 on the double board).")
+        raise IllegalAction.said(WORDS, "error.player_count")
     if cleaned["flotilla"] and cleaned["curse_island"]:
-        raise IllegalAction("Flotilla and Curse Island both decide where the ships start; "
-                            "choose one of them.")
+        raise IllegalAction.said(WORDS, "error.flotilla_curse_island")
     return cleaned
 
 
@@ -147,7 +143,7 @@ def opening_rolls(state: dict, players: int) -> tuple[int, list[dict]]:
 def new_game(players: int, seed: str, options: dict | None) -> dict:
     options = check_options(options, players)
     if not isinstance(seed, str) or not seed:
-        raise IllegalAction("A game needs a seed string.")
+        raise IllegalAction.said(WORDS, "error.no_seed")
     board = get_board("double" if options["double_board"] else "single")
     homes = assign_ports(board, players, options)
     ships = []

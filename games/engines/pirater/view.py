@@ -4,13 +4,10 @@ Pirater has no hidden information except the dice seed, so every viewer sees the
 """
 from __future__ import annotations
 
-from pathlib import Path
-
+from games.engines.pirater.book import WORDS
 from games.engines.pirater.rules import alive_ships, remaining
 from games.engines.pirater.state import OPTIONS, board_of
-from games.engines.words import Phrasebook
 
-WORDS = Phrasebook(Path(__file__).with_name("words.json"))
 DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 
 
@@ -76,7 +73,10 @@ def options(lang: str = "en") -> list[dict]:
     out = []
     for option in OPTIONS:
         label, help_text = option_words(option.name, lang)
-        out.append(dict(option.as_dict(), label=label, help=help_text))
+        data = dict(option.as_dict(), label=label, help=help_text)
+        if option.kind == "choice":
+            data["choice_labels"] = {value: choice_words(value, lang) for value in option.choices}
+        out.append(data)
     return out
 
 
