@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test bench browser worker clean
+.PHONY: install run test bench browser worker messages clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,14 @@ test: install browser
 
 bench: install
 	$(PY) bench/run.py
+
+# Translations: extract the marked strings into locale/<lang>/LC_MESSAGES/django.po (needs
+# GNU gettext), translate the new entries, then run it again to compile the .mo files, which
+# are committed so that a checkout runs without gettext.
+messages: install
+	$(PY) manage.py makemessages --no-obsolete --add-location=file -l da -l de -l sv \
+	  --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' --ignore='staticfiles/*'
+	$(PY) manage.py compilemessages --ignore='.venv/*'
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 test-db-*.sqlite3* tests/artifacts

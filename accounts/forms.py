@@ -29,8 +29,7 @@ class ProfileForm(forms.ModelForm):
         model = Profile
         fields = ("display_name", "time_zone", "language", "notify_email", "notify_turn", "reminder_hours",
                   "webhook_url")
-        # The model's fields have no verbose names of their own (giving them some would need a
-        # migration), so their labels are named here to be translated.
+        # The form's own wording, which reads better to a player than the admin's field names.
         labels = {"display_name": _("Display name"), "time_zone": _("Time zone"), "language": _("Language"),
                   "notify_email": _("Notify email")}
 

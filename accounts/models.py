@@ -19,20 +19,25 @@ class Profile(models.Model):
     NOTIFY_CHOICES = [(NOTIFY_EACH, _("Each event")), (NOTIFY_DIGEST, _("A daily digest")),
                       (NOTIFY_NONE, pgettext_lazy("emails", "None"))]
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
-    display_name = models.CharField(max_length=40, blank=True)
-    time_zone = models.CharField(max_length=64, default="UTC", choices=[(tz, tz) for tz in TIME_ZONES])
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile",
+                                verbose_name=_("user"))
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC", choices=[(tz, tz) for tz in TIME_ZONES])
     # Languages keep their own names (settings.LANGUAGES): a reader finds theirs whatever the page is in.
-    language = models.CharField(max_length=8, blank=True,
+    language = models.CharField(_("language"), max_length=8, blank=True,
                                 choices=[("", _("Browser's choice"))] + list(settings.LANGUAGES))
-    notify_email = models.CharField(max_length=8, choices=NOTIFY_CHOICES, default=NOTIFY_EACH)
+    notify_email = models.CharField(_("email notifications"), max_length=8, choices=NOTIFY_CHOICES, default=NOTIFY_EACH)
     notify_turn = models.BooleanField(_("Tell me when it is my turn"), default=True)
     reminder_hours = models.CharField(_("Remind me before a deadline (hours)"), max_length=40, default="24,4,1",
                                       blank=True, help_text=_("Comma-separated, e.g. 24,4,1. Empty: no reminders."))
     webhook_url = models.URLField(_("Webhook URL"), max_length=300, blank=True,
                                   help_text=_("We POST each notification there as JSON, signed with your secret."))
-    webhook_secret = models.CharField(max_length=64, blank=True, default=secrets.token_hex)
-    last_digest_at = models.DateTimeField(null=True, blank=True)
+    webhook_secret = models.CharField(_("webhook secret"), max_length=64, blank=True, default=secrets.token_hex)
+    last_digest_at = models.DateTimeField(_("last digest"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
 
     def __str__(self):
         return self.name
@@ -61,12 +66,15 @@ def display_name(user) -> str:
 class Vacation(models.Model):
     """Days away: the player's turn clocks stand still in every match that allows it."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations")
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField(db_index=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations",
+                             verbose_name=_("player"))
+    starts_at = models.DateTimeField(_("starts"))
+    ends_at = models.DateTimeField(_("ends"), db_index=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("vacation")
+        verbose_name_plural = _("vacations")
         ordering = ["-starts_at"]
 
     def __str__(self):
@@ -84,12 +92,17 @@ def active_vacation(user, now):
 class ApiToken(models.Model):
     """A bearer token for the JSON API; only its hash is stored, the key is shown once."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
-    name = models.CharField(max_length=60, default="token")
-    digest = models.CharField(max_length=64, unique=True)
-    prefix = models.CharField(max_length=8)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_used_at = models.DateTimeField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens",
+                             verbose_name=_("user"))
+    name = models.CharField(_("name"), max_length=60, default="token")
+    digest = models.CharField(_("key hash"), max_length=64, unique=True)
+    prefix = models.CharField(_("key prefix"), max_length=8)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
 
     def __str__(self):
         return f"{self.name} ({self.prefix}…)"

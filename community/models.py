@@ -13,19 +13,22 @@ class Rating(models.Model):
     The ranking value is the ordinal mu − 3σ: a bound the player is very likely above, so a
     newcomer with a lucky first game does not top the board."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    game = models.CharField(max_length=32)
-    season = models.CharField(max_length=7, blank=True, default=ALL_TIME,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings",
+                             verbose_name=_("player"))
+    game = models.CharField(_("game"), max_length=32)
+    season = models.CharField(_("season"), max_length=7, blank=True, default=ALL_TIME,
                               help_text=_("Empty for all time, else a quarter such as 2026-Q4."))
-    mu = models.FloatField()
-    sigma = models.FloatField()
+    mu = models.FloatField(_("μ (skill)"))
+    sigma = models.FloatField(_("σ (uncertainty)"))
     # Stored (always mu − 3σ) so that the leaderboard sorts in the database.
-    ordinal = models.FloatField()
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    ordinal = models.FloatField(_("ordinal (μ − 3σ)"))
+    games = models.PositiveIntegerField(_("games"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         constraints = [models.UniqueConstraint(fields=["user", "game", "season"], name="one_rating_per_board")]
         indexes = [models.Index(fields=["game", "season", "-ordinal"], name="rating_board_idx")]
 
@@ -37,19 +40,23 @@ class RatingEvent(models.Model):
     """One rating's change through one match. Unique per match, player and board (all time or
     the match's season), so the listener that writes them can run twice and change nothing."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_events")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_events")
-    game = models.CharField(max_length=32)
-    season = models.CharField(max_length=7, blank=True, default=ALL_TIME)
-    rank = models.PositiveSmallIntegerField(help_text=_("The place counted for the rating: absent seats last."))
-    players = models.PositiveSmallIntegerField()
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_events", verbose_name=_("match"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_events",
+                             verbose_name=_("player"))
+    game = models.CharField(_("game"), max_length=32)
+    season = models.CharField(_("season"), max_length=7, blank=True, default=ALL_TIME)
+    rank = models.PositiveSmallIntegerField(_("place"),
+                                            help_text=_("The place counted for the rating: absent seats last."))
+    players = models.PositiveSmallIntegerField(_("players"))
+    mu_before = models.FloatField(_("μ before"))
+    sigma_before = models.FloatField(_("σ before"))
+    mu_after = models.FloatField(_("μ after"))
+    sigma_after = models.FloatField(_("σ after"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["id"]
         constraints = [models.UniqueConstraint(fields=["match", "user", "season"], name="one_rating_event")]
         indexes = [models.Index(fields=["user", "season", "game"], name="rating_event_user_idx")]
@@ -74,14 +81,16 @@ class RecordEntry(models.Model):
     """One player's showing in one rated match for their game's record (the fortune, the rounds
     to win); the board's record is the best of them."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="record_entries")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="record_entries")
-    game = models.CharField(max_length=32)
-    season = models.CharField(max_length=7)
-    value = models.FloatField()
-    finished_at = models.DateTimeField()
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="record_entries", verbose_name=_("match"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="record_entries",
+                             verbose_name=_("player"))
+    game = models.CharField(_("game"), max_length=32)
+    season = models.CharField(_("season"), max_length=7)
+    value = models.FloatField(_("value"))
+    finished_at = models.DateTimeField(_("finished"))
 
     class Meta:
+        verbose_name = _("record entry")
         verbose_name_plural = _("record entries")
         constraints = [models.UniqueConstraint(fields=["match", "user"], name="one_record_entry")]
         indexes = [models.Index(fields=["game", "value"], name="record_game_value_idx")]

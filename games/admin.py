@@ -12,6 +12,9 @@ from games import services
 from games.errors import ServiceError
 from games.models import ActionLog, ChatMessage, Match, Seat
 
+admin.site.site_header = gettext_lazy("Tradewinds administration")
+admin.site.site_title = gettext_lazy("Tradewinds administration")
+
 
 class ReadOnlyAdmin(admin.ModelAdmin):
     """For records written by the games themselves: browse and filter, never edit by hand."""

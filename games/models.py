@@ -42,47 +42,51 @@ class Match(models.Model):
                       (FINISHED, pgettext_lazy("match status", "Finished")),
                       (ABORTED, pgettext_lazy("match status", "Aborted"))]
 
-    game = models.CharField(max_length=32, db_index=True)
-    rules_version = models.CharField(max_length=16, blank=True)
-    title = models.CharField(max_length=80, blank=True)
-    options = models.JSONField(default=dict, blank=True)
-    seats_count = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=OPEN, db_index=True)
-    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches")
-    is_public = models.BooleanField(default=True)
-    rated = models.BooleanField(default=True, help_text=_("Counts for ratings and leaderboards."))
-    allow_vacation = models.BooleanField(default=True, help_text=_("A player on vacation pauses their deadlines here."))
-    bots_cover_absence = models.BooleanField(default=False, help_text=_("A bot plays an absent player's turns."))
-    invite_code = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
+    game = models.CharField(_("game"), max_length=32, db_index=True)
+    rules_version = models.CharField(_("rules version"), max_length=16, blank=True)
+    title = models.CharField(_("title"), max_length=80, blank=True)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    seats_count = models.PositiveSmallIntegerField(_("seats"))
+    status = models.CharField(_("status"), max_length=10, choices=STATUS_CHOICES, default=OPEN, db_index=True)
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches",
+                                verbose_name=_("creator"))
+    is_public = models.BooleanField(_("public"), default=True)
+    rated = models.BooleanField(_("rated"), default=True, help_text=_("Counts for ratings and leaderboards."))
+    allow_vacation = models.BooleanField(_("vacations allowed"), default=True,
+                                         help_text=_("A player on vacation pauses their deadlines here."))
+    bots_cover_absence = models.BooleanField(_("bots cover absences"), default=False,
+                                             help_text=_("A bot plays an absent player's turns."))
+    invite_code = models.CharField(_("invitation code"), max_length=64, unique=True, default=secrets.token_urlsafe)
 
-    turn_seconds = models.PositiveIntegerField(default=24 * 3600)
-    time_bank_seconds = models.PositiveIntegerField(default=0)
-    game_deadline = models.DateTimeField(null=True, blank=True)
-    round_limit = models.PositiveIntegerField(null=True, blank=True)
+    turn_seconds = models.PositiveIntegerField(_("seconds per turn"), default=24 * 3600)
+    time_bank_seconds = models.PositiveIntegerField(_("time bank (seconds)"), default=0)
+    game_deadline = models.DateTimeField(_("match deadline"), null=True, blank=True)
+    round_limit = models.PositiveIntegerField(_("round limit"), null=True, blank=True)
 
-    state = models.JSONField(null=True, blank=True)
-    version = models.PositiveIntegerField(default=0)
-    seed = models.CharField(max_length=64, blank=True)
-    seed_hash = models.CharField(max_length=64, blank=True)
+    state = models.JSONField(_("game state"), null=True, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    seed = models.CharField(_("seed"), max_length=64, blank=True)
+    seed_hash = models.CharField(_("seed hash"), max_length=64, blank=True)
 
-    turn_seats = models.JSONField(default=list, blank=True)
-    turn_key = models.CharField(max_length=40, blank=True)
-    turn_started_at = models.DateTimeField(null=True, blank=True)
-    turn_deadline = models.DateTimeField(null=True, blank=True)
+    turn_seats = models.JSONField(_("seats to play"), default=list, blank=True)
+    turn_key = models.CharField(_("turn key"), max_length=40, blank=True)
+    turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
     # The earliest moment a job must look at this match (a turn or the game deadline); the
     # sweep selects on it through an index, so its cost follows the number due.
-    next_due_at = models.DateTimeField(null=True, blank=True)
-    needs_system = models.BooleanField(default=False)
+    next_due_at = models.DateTimeField(_("next due"), null=True, blank=True)
+    needs_system = models.BooleanField(_("awaits the system"), default=False)
 
     # An imported match keeps its players' names from the site it was played on.
-    player_names = models.JSONField(null=True, blank=True)
-    standings = models.JSONField(null=True, blank=True)
-    finish_reason = models.CharField(max_length=200, blank=True)  # "ended by an admin (<username>)"
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    player_names = models.JSONField(_("player names"), null=True, blank=True)
+    standings = models.JSONField(_("standings"), null=True, blank=True)
+    finish_reason = models.CharField(_("why it ended"), max_length=200, blank=True)  # "ended by an admin (<username>)"
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("match")
         verbose_name_plural = _("matches")
         indexes = [
             models.Index(fields=["next_due_at"], name="match_due_idx",
@@ -117,17 +121,20 @@ class Seat(models.Model):
                     "purple": pgettext_lazy("colour", "purple"), "orange": pgettext_lazy("colour", "orange"),
                     "black": pgettext_lazy("colour", "black"), "white": pgettext_lazy("colour", "white")}
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField(null=True, blank=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
-    colour = models.CharField(max_length=10)
-    joined_at = models.DateTimeField(auto_now_add=True)
-    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
-    is_absent = models.BooleanField(default=False)
-    is_bot = models.BooleanField(default=False)
-    time_bank_left = models.PositiveIntegerField(default=0)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match"))
+    number = models.PositiveSmallIntegerField(_("number"), null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats",
+                             verbose_name=_("player"))
+    colour = models.CharField(_("colour"), max_length=10)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    consecutive_timeouts = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
+    is_absent = models.BooleanField(_("absent"), default=False)
+    is_bot = models.BooleanField(_("bot"), default=False)
+    time_bank_left = models.PositiveIntegerField(_("time bank left (seconds)"), default=0)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["number", "joined_at"]
         constraints = [
             models.UniqueConstraint(fields=["match", "user"], name="one_seat_per_user"),
@@ -156,16 +163,19 @@ class ActionLog(models.Model):
                     (RECORD, pgettext_lazy("log entry by", "Record"))]
     ENGINE_KINDS = (PLAYER, TIMEOUT, SYSTEM, BOT)
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log")
-    seq = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=8, choices=KIND_CHOICES)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    action = models.JSONField()
-    events = models.JSONField(default=list)
-    created_at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log", verbose_name=_("match"))
+    seq = models.PositiveIntegerField(_("number"))
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    kind = models.CharField(_("kind"), max_length=8, choices=KIND_CHOICES)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                              verbose_name=_("done by"))
+    action = models.JSONField(_("action"))
+    events = models.JSONField(_("events"), default=list)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("log entry")
+        verbose_name_plural = _("log entries")
         ordering = ["match", "seq"]
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_log_row_per_seq")]
 
@@ -182,13 +192,15 @@ class ActionLog(models.Model):
 class ChatMessage(models.Model):
     """A word between the players of a match, kept with it; an admin may hide one."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    text = models.CharField(max_length=500)
-    created_at = models.DateTimeField(auto_now_add=True)
-    hidden = models.BooleanField(default=False)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat", verbose_name=_("match"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("player"))
+    text = models.CharField(_("text"), max_length=500)
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+    hidden = models.BooleanField(_("hidden"), default=False)
 
     class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
         ordering = ["created_at", "id"]
 
     def __str__(self):

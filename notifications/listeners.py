@@ -59,7 +59,7 @@ def match_finished(*, match_id):
                 text = _("%(match)s has ended: you placed %(rank)s of %(players)s.") % {
                     "match": match, "rank": rank, "players": len(ranks)}
             else:
-                text = _("%(match)s has ended: it is over.") % {"match": match}
+                text = _("%(match)s has ended.") % {"match": match}
             notify(user=seat.user, kind=Notification.FINISHED, match=match, url=match.get_absolute_url(),
                    key=f"{match.pk}:finished", text=text)
 

@@ -11,18 +11,21 @@ class Notification(models.Model):
     KINDS = [(TURN, _("Your turn")), (OFFER, pgettext_lazy("notification kind", "Offer")),
              (CARD, _("Chance card")), (REMINDER, _("Reminder")), (FINISHED, _("Match ended"))]
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
-    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.CASCADE)
-    kind = models.CharField(max_length=10, choices=KINDS)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications",
+                             verbose_name=_("player"))
+    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.CASCADE, verbose_name=_("match"))
+    kind = models.CharField(_("kind"), max_length=10, choices=KINDS)
     # What makes it unique, so a job that runs twice tells nobody twice.
-    key = models.CharField(max_length=120)
-    text = models.CharField(max_length=300)
-    url = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    read_at = models.DateTimeField(null=True, blank=True)
-    emailed_at = models.DateTimeField(null=True, blank=True)
+    key = models.CharField(_("key"), max_length=120)
+    text = models.CharField(_("text"), max_length=300)
+    url = models.CharField(_("link"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    read_at = models.DateTimeField(_("read"), null=True, blank=True)
+    emailed_at = models.DateTimeField(_("emailed"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
         ordering = ["-created_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_notification_per_key")]
         indexes = [models.Index(fields=["user", "read_at"], name="notification_unread_idx")]
@@ -34,22 +37,27 @@ class Notification(models.Model):
 class WebhookDelivery(models.Model):
     """One notification on its way to a player's webhook, retried with growing pauses."""
 
-    notification = models.ForeignKey(Notification, on_delete=models.CASCADE, related_name="deliveries")
-    url = models.URLField(max_length=300)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    next_try_at = models.DateTimeField(null=True, blank=True)
-    delivered_at = models.DateTimeField(null=True, blank=True)
-    last_error = models.CharField(max_length=300, blank=True)
+    notification = models.ForeignKey(Notification, on_delete=models.CASCADE, related_name="deliveries",
+                                     verbose_name=_("notification"))
+    url = models.URLField(_("URL"), max_length=300)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    next_try_at = models.DateTimeField(_("next try"), null=True, blank=True)
+    delivered_at = models.DateTimeField(_("delivered"), null=True, blank=True)
+    last_error = models.CharField(_("last error"), max_length=300, blank=True)
 
     class Meta:
+        verbose_name = _("webhook delivery")
+        verbose_name_plural = _("webhook deliveries")
         indexes = [models.Index(fields=["next_try_at"], name="webhook_due_idx",
                                 condition=models.Q(delivered_at__isnull=True))]
 
 
 class ReminderSent(models.Model):
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE)
-    turn_key = models.CharField(max_length=40)
-    hours = models.PositiveSmallIntegerField()
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, verbose_name=_("match"))
+    turn_key = models.CharField(_("turn key"), max_length=40)
+    hours = models.PositiveSmallIntegerField(_("hours before the deadline"))
 
     class Meta:
+        verbose_name = _("sent reminder")
+        verbose_name_plural = _("sent reminders")
         constraints = [models.UniqueConstraint(fields=["match", "turn_key", "hours"], name="one_reminder")]

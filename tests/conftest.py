@@ -34,6 +34,17 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture(autouse=True)
+def _english_to_begin_with():
+    # A request leaves its language active in the thread (the middleware activates it and no
+    # one deactivates it); a later test in the same thread must not inherit a German page's.
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _jobs_in_process(settings):
     # Jobs run where the test can see them; tests of the real worker start one themselves.
     settings.JOBS_IN_PROCESS = True

@@ -159,7 +159,7 @@ def test_database_connection_dropped_mid_turn_is_a_503_and_nothing_is_applied(mo
     match = services.match_create(creator=anna, game="race", seats=2)
     services.match_join(match_id=match.pk, user=bo)
 
-    def drop_connection(match):
+    def drop_connection(match, before=None):
         # After the new state is written and before the commit, the connection goes.
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:

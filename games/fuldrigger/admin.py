@@ -65,6 +65,10 @@ class ShipAdmin(ReadOnlyAdmin):
     list_select_related = ("match", "owner")
     search_fields = ("name", "match__id", "owner__username")
 
+    @admin.display(description=gettext_lazy("position"), ordering="node")
+    def position(self, obj):
+        return obj.position
+
     @admin.display(description=gettext_lazy("cargo"), ordering="cargo")
     def cargo_name(self, obj):
         return good_name(obj.cargo) or "—"
@@ -77,3 +81,7 @@ class FortressAdmin(ReadOnlyAdmin):
                    FortressPortFilter)
     list_select_related = ("match", "owner")
     search_fields = ("port", "match__id", "owner__username")
+
+    @admin.display(description=gettext_lazy("port"), ordering="port")
+    def port_name(self, obj):
+        return obj.port_name

@@ -15,20 +15,24 @@ def _place(node: str) -> str:
 
 
 class Ship(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="fuldrigger_ships")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="fuldrigger_ships",
+                              verbose_name=gettext_lazy("match"))
     engine_id = models.PositiveIntegerField(gettext_lazy("ship number"),
                                             help_text=gettext_lazy("The ship's id in the game state."))
-    owner_seat = models.PositiveSmallIntegerField()
+    owner_seat = models.PositiveSmallIntegerField(gettext_lazy("owner's seat"))
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="fuldrigger_ships")
-    name = models.CharField(max_length=80)
+                              related_name="fuldrigger_ships", verbose_name=gettext_lazy("owner"))
+    name = models.CharField(gettext_lazy("name"), max_length=80)
     node = models.CharField(gettext_lazy("position"), max_length=64,
                             help_text=gettext_lazy("The square or port the ship is on."))
-    cargo = models.CharField(max_length=32, blank=True, help_text=gettext_lazy("The good on board; blank if none."))
+    cargo = models.CharField(gettext_lazy("cargo"), max_length=32, blank=True,
+                             help_text=gettext_lazy("The good on board; blank if none."))
     cargo_paid = models.PositiveIntegerField(gettext_lazy("cargo price paid"), null=True, blank=True)
-    privateer = models.BooleanField(default=False)
+    privateer = models.BooleanField(gettext_lazy("privateer"), default=False)
 
     class Meta:
+        verbose_name = gettext_lazy("ship")
+        verbose_name_plural = gettext_lazy("ships")
         ordering = ["match", "engine_id"]
         constraints = [models.UniqueConstraint(fields=["match", "engine_id"], name="fuldrigger_one_row_per_ship")]
 
@@ -45,13 +49,15 @@ class Ship(models.Model):
 
 
 class Fortress(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="fuldrigger_fortresses")
-    owner_seat = models.PositiveSmallIntegerField()
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="fuldrigger_fortresses",
+                              verbose_name=gettext_lazy("match"))
+    owner_seat = models.PositiveSmallIntegerField(gettext_lazy("owner's seat"))
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="fuldrigger_fortresses")
-    port = models.CharField(max_length=64)
+                              related_name="fuldrigger_fortresses", verbose_name=gettext_lazy("owner"))
+    port = models.CharField(gettext_lazy("port"), max_length=64)
 
     class Meta:
+        verbose_name = gettext_lazy("fortress")
         verbose_name_plural = gettext_lazy("fortresses")
         ordering = ["match", "port"]
         constraints = [models.UniqueConstraint(fields=["match", "port"], name="fuldrigger_one_fortress_per_port")]

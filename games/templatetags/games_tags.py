@@ -3,7 +3,7 @@ import json
 from django import template
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, pgettext_lazy
 
 from games.models import Seat
 
@@ -70,3 +70,24 @@ def countdown(moment, shown=None):
 @register.filter
 def colour_name(colour: str) -> str:
     return str(Seat.COLOUR_NAMES.get(colour, colour))
+
+
+# A standing's detail as the engines give it ({"cash": 120, "treasure": True, "ports": [0]}): the
+# counts with their names, a yes said in words, and what means nothing to a reader left out.
+STANDING_COUNTS = {"cash": pgettext_lazy("standings", "cash"), "ships": pgettext_lazy("standings", "ships"),
+                   "fortresses": pgettext_lazy("standings", "fortresses"),
+                   "cargo": pgettext_lazy("standings", "cargo")}
+STANDING_FLAGS = {"treasure": pgettext_lazy("standings", "with the treasure"),
+                  "out": pgettext_lazy("standings", "out of the game")}
+
+
+@register.filter
+def standing_parts(detail) -> list[str]:
+    parts = []
+    for key, value in (detail or {}).items():
+        if isinstance(value, bool):
+            if value and key in STANDING_FLAGS:
+                parts.append(str(STANDING_FLAGS[key]))
+        elif isinstance(value, int):
+            parts.append(f"{STANDING_COUNTS.get(key, key)} {value}")
+    return parts

@@ -203,4 +203,4 @@ def test_the_digest_is_written_in_the_players_language(race_match, player, oppon
     with translation.override("de"):
         assert notify_services.send_digests(now=timezone.now().replace(hour=8, minute=0)) == 1
     assert heard["emails"] == [(["bo@example.com"], "da")]
-    assert mail.outbox[0].subject == "[Tradewinds] 1 thing since yesterday"
+    assert mail.outbox[0].subject == "[Tradewinds] 1 ting siden i går"
