@@ -2,12 +2,12 @@
 (shared by every engine) raise their IllegalAction from their own phrase book,
 games/engines/options_words.json. The option's label is the engine's English label."""
 import re
-import string
 
 import pytest
 
 from games.engines.base import OPTION_WORDS, IllegalAction, Option, clean_options
 from games.engines.fuldrigger import ENGINE
+from tests.engines.phrasebook_support import fields, refusal
 
 OTHERS = ("da", "de", "sv")
 ERRORS = sorted(key for key in OPTION_WORDS.keys() if key.startswith("error.option_"))
@@ -15,18 +15,6 @@ ERRORS = sorted(key for key in OPTION_WORDS.keys() if key.startswith("error.opti
 CONVOYS = Option("convoys", "Convoys", "bool", True)
 ROUNDS = Option("rounds", "Rounds", "int", 0, min=0, max=200)
 BOARD = Option("board", "Board", "choice", "small", choices=("small", "large"))
-
-
-def fields(text: str) -> set[tuple]:
-    """The {fields} of a phrase with their conversion and format spec ({raw!r} is not {raw})."""
-    return {(name, conversion, spec) for _, name, spec, conversion in string.Formatter().parse(text)
-            if name is not None}
-
-
-def refusal(act) -> IllegalAction:
-    with pytest.raises(IllegalAction) as caught:
-        act()
-    return caught.value
 
 
 def test_every_option_error_is_in_every_language_with_the_same_fields():

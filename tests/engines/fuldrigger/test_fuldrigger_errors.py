@@ -5,7 +5,6 @@ in_language, and names ports, squares and goods as the language does.
 Two-player games: seat 0 sails from Copenhagen (ships 1–3), seat 1 from Amsterdam (ships 4–6).
 """
 import re
-import string
 from pathlib import Path
 
 import pytest
@@ -15,22 +14,11 @@ from games.engines.fuldrigger.sailing import check_path
 from tests.engines.fuldrigger.fuldrigger_support import (
     ENGINE, WORLD, IllegalAction, cargo, game, put_ship, sea_entry, squares,
 )
+from tests.engines.phrasebook_support import fields, refusal
 
 OTHERS = ("da", "de", "sv")
 ENGINE_DIR = Path(__file__).resolve().parents[3] / "games" / "engines" / "fuldrigger"
 ERRORS = sorted(key for key in BOOK.keys() if key.startswith("error."))
-
-
-def fields(text: str) -> set[tuple]:
-    """The {fields} of a phrase with their conversion and format spec ({kind!r} is not {kind})."""
-    return {(name, conversion, spec) for _, name, spec, conversion in string.Formatter().parse(text)
-            if name is not None}
-
-
-def refusal(act) -> IllegalAction:
-    with pytest.raises(IllegalAction) as caught:
-        act()
-    return caught.value
 
 
 def test_every_error_is_in_every_language_with_the_same_fields():

@@ -2,7 +2,6 @@
 German and Swedish, and describe telling real events in each of them."""
 import json
 import random
-import string
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from games.engines.fuldrigger.view import (
     BOOK, area_name, card_words, describe, good_name, option_words, place_name,
 )
 from tests.engines.fuldrigger.fuldrigger_support import ENGINE, WORLD
+from tests.engines.phrasebook_support import fields
 
 TRANSLATIONS = ("da", "de", "sv")
 NAMES = ["Anna", "Bo", "Carl", "Dora"]
@@ -20,10 +20,6 @@ CARDS = json.loads((Path(view.__file__).parent / "cards.json").read_text(encodin
 # Names of ports and sea areas are only in a translation where that language says them otherwise.
 OWN_NAMES = {f"port.{port}" for port in WORLD.ports} | {
     f"area.{data['area']}" for data in WORLD.nodes.values() if data.get("area")}
-
-
-def fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
 @pytest.fixture(scope="module")

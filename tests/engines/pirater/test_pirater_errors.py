@@ -6,28 +6,17 @@ Two-player games: seat 0 sails from the north-west port (ships 0–2), seat 1 fr
 south-east port (ships 3–5).
 """
 import re
-import string
 from pathlib import Path
 
 import pytest
 
 from games.engines.pirater.view import WORDS, option_words
 from pirater_support import ENGINE, IllegalAction, game, move, only, play, rolled
+from tests.engines.phrasebook_support import fields, refusal
 
 OTHERS = ("da", "de", "sv")
 ENGINE_DIR = Path(__file__).resolve().parents[3] / "games" / "engines" / "pirater"
 ERRORS = sorted(key for key in WORDS.keys() if key.startswith("error."))
-
-
-def fields(text: str) -> set[tuple]:
-    return {(name, conversion, spec) for _, name, spec, conversion in string.Formatter().parse(text)
-            if name is not None}
-
-
-def refusal(act) -> IllegalAction:
-    with pytest.raises(IllegalAction) as caught:
-        act()
-    return caught.value
 
 
 def test_every_error_is_in_every_language_with_the_same_fields():

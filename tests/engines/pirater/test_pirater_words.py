@@ -2,7 +2,6 @@
 Danish, German and Swedish, Swedish being the game's own language (the original rules' words)."""
 import random
 import re
-import string
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from games.engines.pirater.bots import random_action
 from games.engines.pirater.state import OPTIONS
 from games.engines.pirater.view import WORDS, choice_words, option_words
 from pirater_support import ENGINE
+from tests.engines.phrasebook_support import fields
 
 OTHERS = ("da", "de", "sv")
 GLOSSARY = Path(__file__).resolve().parents[3] / "docs" / "translations.md"
@@ -22,10 +22,6 @@ GAMES = [
     ({"flotilla": True, "flotilla_split": "any_six", "powder_ship": True}, 3),
     ({"opposing_realms": True, "hurricane": True}, 2), ({"headwind_realm": True}, 2),
 ]
-
-
-def fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
 def real_events() -> list[dict]:
