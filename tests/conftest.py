@@ -16,21 +16,33 @@ if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
 
 
+def pooled_connections():
+    from django.db import connections
+
+    return [c for c in connections.all() if c.vendor == "postgresql" and c.settings_dict["OPTIONS"].get("pool")]
+
+
+def close_pools() -> None:
+    """Close this process's PostgreSQL pools: before a fork (a pool's connections and threads
+    don't survive one, and a child finishing an inherited connection would end the parent's)."""
+    from django.db import connections
+
+    connections.close_all()
+    for connection in pooled_connections():
+        connection.close_pool()
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     yield
     # The PostgreSQL pool keeps connections open, and threads of the tests' servers may still
     # hold one: end them all so the test database can be dropped.
-    from django.db import connections
-
     with django_db_blocker.unblock():
-        for connection in connections.all():
-            if connection.vendor != "postgresql" or not connection.settings_dict["OPTIONS"].get("pool"):
-                continue
+        for connection in pooled_connections():
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                                " WHERE datname = current_database() AND pid <> pg_backend_pid()")
-            connection.close_pool()
+        close_pools()
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,8 @@ from functools import partial
 import pytest
 from daphne.testing import DaphneProcess
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-from django.db import connections
+
+from tests.conftest import close_pools
 
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -38,8 +39,9 @@ def live_site(transactional_db, settings, monkeypatch):
     # body are still plain synchronous calls, so let them through (for these tests only).
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
-    # The server is a fork: it must not inherit (and later close) this process's connection.
-    connections.close_all()
+    # The server is a fork: it must not inherit (and later close) this process's connections,
+    # nor a pool whose threads stay behind.
+    close_pools()
     process = DaphneProcess("127.0.0.1", partial(_application), setup=_server_setup)
     process.start()
     if not process.ready.wait(timeout=30):
