@@ -45,6 +45,7 @@ HTTP_CONNECTIONS = 48  # below PostgreSQL's 100 connections: each request in fli
 HANDSHAKES = 16  # socket handshakes in flight at once
 QUIET = 3.0  # after the clients stop, sockets are closed once no message came for this long
 QUIET_MAX = 15.0
+POSTS_MAX = 90.0  # the longest the stop waits for moves still in flight
 RAMP_MAX = 60.0  # the clock starts then even if some tables' sockets are not open yet
 TURN_SECONDS = 14 * 24 * 3600
 
@@ -98,6 +99,7 @@ class Run:
         self.go = asyncio.Event()  # the clock starts once every table's sockets are open
         self.closing = asyncio.Event()  # set once the sockets have gone quiet after the stop
         self.last_message = 0.0
+        self.posting = 0  # moves sent and not yet answered
         self.ready_tables = 0  # tables done opening their first sockets (or given up)
         self.open_tables = 0  # of those, the tables whose two sockets did open
         self.started = self.ended = float("inf")
@@ -180,11 +182,14 @@ async def _play(run: Run, http, player: Player, match_id: int, game: str, rnd: r
         while data["my_turn"] and data["actions"] and not run.stop:
             body = {"action": choose(game, data["actions"], rnd), "version": data["version"]}
             start = time.perf_counter()
+            run.posting += 1
             try:
                 response = await http.post(f"/api/matches/{match_id}/actions", json=body, headers=headers)
             except Exception as exc:
                 run.error(f"POST: {type(exc).__name__}: {exc}")
                 break
+            finally:
+                run.posting -= 1
             end = time.perf_counter()
             if response.status_code == 409:
                 run.stale += 1
@@ -299,7 +304,13 @@ async def _main(run: Run, tables: list[Table], users: list) -> None:
         run.client_cpu = (own.ru_utime + own.ru_stime - cpu[1].ru_utime - cpu[1].ru_stime) / run.seconds
         run.stop = True
         stopped = time.perf_counter()
-        while time.perf_counter() - stopped < QUIET_MAX and time.perf_counter() - max(run.last_message, stopped) < QUIET:
+        # Moves sent before the stop may still be queued at the server (its p99 is tens of
+        # seconds under this load): their updates are owed too, so wait for their answers.
+        while run.posting and time.perf_counter() - stopped < POSTS_MAX:
+            await asyncio.sleep(0.2)
+        answered = time.perf_counter()
+        while (time.perf_counter() - answered < QUIET_MAX
+               and time.perf_counter() - max(run.last_message, answered) < QUIET):
             await asyncio.sleep(0.2)
         run.drain_seconds = time.perf_counter() - stopped
         run.closing.set()

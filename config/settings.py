@@ -108,10 +108,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, for tests too: racing threads (and the forked browser-test server) need
     # a database they can share; one per test run, so two runs side by side don't collide.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not DATABASES["default"]["CONN_MAX_AGE"]:
-    # A pool of open connections: a request borrows one instead of opening its own (a few ms
-    # each on loopback, more across a network). Sized for Daphne's threads plus the socket
-    # renders; a request waits for a free connection rather than failing when all are out.
+elif (DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env("DB_POOL", "0") == "1"
+      and not DATABASES["default"]["CONN_MAX_AGE"]):
+    # DB_POOL=1: a pool of open connections; a request borrows one instead of opening its own.
+    # Off by default: on the quiet server it saved a third of an action's time, but under the
+    # load benchmark the socket renders queued behind the requests for the pool's connections
+    # (live p50 7 s against 0.3 s, 100 updates never delivered); see docs/benchmarks.md.
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(env("DB_POOL_MIN", "0")),
         "max_size": int(env("DB_POOL_MAX", "20")),
@@ -126,7 +128,10 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # channels-redis blocks on Redis for 5 s waiting for messages; a socket timeout of
             # the same 5 s (redis-py's default) would drop idle browsers on a busy server.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
+            # redis-py caps a pool at 100 connections and raises beyond: hundreds of sockets
+            # leaving at once (a restart, the end of the load benchmark) each discard a group.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30,
+                                  "max_connections": int(env("REDIS_MAX_CONNECTIONS", "1000"))}]},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
