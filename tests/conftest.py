@@ -105,6 +105,19 @@ def race_match(player, opponent):
     return match
 
 
+@pytest.fixture
+def play(django_capture_on_commit_callbacks):
+    """Apply actions as the site does: each commit's jobs (the notifications) run right after it."""
+    from games import services
+
+    def run(match, *moves):
+        for user, action in moves:
+            with django_capture_on_commit_callbacks(execute=True):
+                services.action_apply(match_id=match.pk, user=user, action={"type": action})
+
+    return run
+
+
 def client_for(user):
     from django.test import Client
 

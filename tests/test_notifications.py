@@ -21,18 +21,6 @@ from notifications.models import Notification, WebhookDelivery
 from tests.conftest import client_for
 
 
-@pytest.fixture
-def play(django_capture_on_commit_callbacks):
-    """Apply actions as the site does: each commit's jobs run right after it."""
-
-    def run(match, *moves):
-        for user, action in moves:
-            with django_capture_on_commit_callbacks(execute=True):
-                services.action_apply(match_id=match.pk, user=user, action={"type": action})
-
-    return run
-
-
 def test_turn_passing_notifies_the_next_player_on_site_and_by_email(race_match, player, opponent, play):
     play(race_match, (player, "roll"), (player, "stay"))
     note = Notification.objects.get(user=opponent)

@@ -39,16 +39,6 @@ def speaks(db):
     return set_language
 
 
-@pytest.fixture
-def play(django_capture_on_commit_callbacks):
-    """Apply actions as the site does: each commit's jobs (the notifications) run right after it."""
-
-    def run(match, *moves):
-        for user, action in moves:
-            with django_capture_on_commit_callbacks(execute=True):
-                services.action_apply(match_id=match.pk, user=user, action={"type": action})
-
-    return run
 
 
 # --- The footer's chooser ------------------------------------------------------------------

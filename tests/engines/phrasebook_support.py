@@ -12,6 +12,17 @@ def fields(text: str) -> set[tuple]:
             if name is not None}
 
 
+def assert_translated(book, keys) -> None:
+    """Each phrase is in every other language, not empty, not left in English, and fills in the
+    same {fields} with the same conversions."""
+    for key in keys:
+        english = book.books["en"][key]
+        for lang in ("da", "de", "sv"):
+            text = book.books[lang].get(key, "")
+            assert text.strip() and text != english, (lang, key)
+            assert fields(text) == fields(english), (lang, key)
+
+
 def refusal(act) -> IllegalAction:
     """The IllegalAction that act() raises."""
     with pytest.raises(IllegalAction) as caught:

@@ -14,7 +14,7 @@ from games.engines.fuldrigger.sailing import check_path
 from tests.engines.fuldrigger.fuldrigger_support import (
     ENGINE, WORLD, IllegalAction, cargo, game, put_ship, sea_entry, squares,
 )
-from tests.engines.phrasebook_support import fields, refusal
+from tests.engines.phrasebook_support import assert_translated, fields, refusal
 
 OTHERS = ("da", "de", "sv")
 ENGINE_DIR = Path(__file__).resolve().parents[3] / "games" / "engines" / "fuldrigger"
@@ -25,12 +25,7 @@ def test_every_error_is_in_every_language_with_the_same_fields():
     """Each "error." phrase is in all four books, not empty, not left in English, and fills in
     the same {fields} with the same conversions."""
     assert len(ERRORS) >= 90
-    for key in ERRORS:
-        english = BOOK.books["en"][key]
-        for lang in OTHERS:
-            text = BOOK.books[lang].get(key, "")
-            assert text.strip() and text != english, (lang, key)
-            assert fields(text) == fields(english), (lang, key)
+    assert_translated(BOOK, ERRORS)
 
 
 def test_every_refusal_in_the_engine_comes_from_the_phrase_book():

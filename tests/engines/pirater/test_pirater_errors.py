@@ -12,7 +12,7 @@ import pytest
 
 from games.engines.pirater.view import WORDS, option_words
 from pirater_support import ENGINE, IllegalAction, game, move, only, play, rolled
-from tests.engines.phrasebook_support import fields, refusal
+from tests.engines.phrasebook_support import assert_translated, fields, refusal
 
 OTHERS = ("da", "de", "sv")
 ENGINE_DIR = Path(__file__).resolve().parents[3] / "games" / "engines" / "pirater"
@@ -22,12 +22,7 @@ ERRORS = sorted(key for key in WORDS.keys() if key.startswith("error."))
 def test_every_error_is_in_every_language_with_the_same_fields():
     """Each "error." phrase is in all four books, not empty, and fills in the same {fields}."""
     assert len(ERRORS) >= 30
-    for key in ERRORS:
-        english = WORDS.books["en"][key]
-        for lang in OTHERS:
-            text = WORDS.books[lang].get(key, "")
-            assert text.strip() and text != english, (lang, key)
-            assert fields(text) == fields(english), (lang, key)
+    assert_translated(WORDS, ERRORS)
 
 
 def test_every_refusal_in_the_engine_comes_from_the_phrase_book():
