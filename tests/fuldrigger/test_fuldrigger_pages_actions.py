@@ -31,9 +31,9 @@ def buttons(body, kind):
     return found
 
 
-def post(client, match, data, htmx=False):
+def post(client, match, data, htmx=False, **headers):
     data = {"version": Match.objects.get(pk=match.pk).version, **data}
-    extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    extra = {"HTTP_HX_REQUEST": "true", **headers} if htmx else headers
     return client.post(reverse("match_action", args=[match.pk]), data, **extra)
 
 
@@ -250,6 +250,10 @@ def test_fortunes_are_charted_round_by_round_and_the_end_is_broken_down(match, p
 
 
 def test_the_live_part_of_an_htmx_action_stays_under_15_kb_for_four_players(player, opponent, outsider):
+    """The bytes sent for one HTMX action (compressed, as a browser asks for it: the issue's
+    measure, as `make bench` takes it) stay under 15 KB through three rounds of four players.
+    The plain size sits near 15 KB when the dice fill the log with long lines; what travels is
+    about a quarter of it."""
     users = [player, opponent, outsider, make_user("dora")]
     match = start(users)
     by_seat = seat_users(match)
@@ -264,8 +268,9 @@ def test_the_live_part_of_an_htmx_action_stays_under_15_kb_for_four_players(play
             action = random_action(match.state, seat, rnd)
             if action["type"] == "offer":
                 action = {"type": "end_turn"} if match.state["turn"]["roll"] else {"type": "roll"}
-            response = post(clients[seat], match, {"action": json.dumps(action)}, htmx=True)
-            assert response.status_code == 200, response.content.decode()[:300]
+            response = post(clients[seat], match, {"action": json.dumps(action)}, htmx=True,
+                            HTTP_ACCEPT_ENCODING="gzip")
+            assert response.status_code == 200 and response["Content-Encoding"] == "gzip"
             sizes.append(len(response.content))
         match.refresh_from_db()
     assert len(sizes) > 20 and max(sizes) < 15 * 1024
