@@ -66,7 +66,7 @@ def match_finished(*, match_id):
 
 def send_reminders(now=None) -> int:
     """Before a turn's deadline (24, 4 and 1 hours by default, each player's choice) remind its
-    owner, once per threshold, whether or not a tab is open."""
+    owner, once per threshold the turn did not begin inside of, whether or not a tab is open."""
     now = now or timezone.now()
     horizon = now + timezone.timedelta(hours=settings.REMINDER_HORIZON_HOURS)
     sent = 0
@@ -78,7 +78,11 @@ def send_reminders(now=None) -> int:
         if owner is None or owner.played_by_bot(match) or not hasattr(owner.user, "profile"):
             continue
         left = match.turn_deadline - now
-        due = [h for h in owner.user.profile.reminder_thresholds if left <= timezone.timedelta(hours=h)]
+        # A threshold the turn began inside of says nothing new: with 1-hour turns, "about 1 hour
+        # left" would arrive with every turn. It is due only if the turn was a quarter longer.
+        length = match.turn_deadline - (match.turn_started_at or now)
+        due = [h for h in owner.user.profile.reminder_thresholds
+               if left <= timezone.timedelta(hours=h) and length > timezone.timedelta(hours=1.25 * h)]
         if not due:
             continue
         done = set(ReminderSent.objects.filter(match=match, turn_key=match.turn_key).values_list("hours", flat=True))

@@ -110,9 +110,26 @@ def test_reminders_at_24_4_and_1_hours_once_each(race_match, player):
 
 
 def test_a_late_start_sends_one_reminder_not_three(race_match, player):
-    Match.objects.filter(pk=race_match.pk).update(turn_deadline=timezone.now() + timedelta(minutes=30))
+    # The turn began two days ago; the reminder job first looks 30 minutes before its end.
+    Match.objects.filter(pk=race_match.pk).update(turn_started_at=timezone.now() - timedelta(hours=48),
+                                                  turn_deadline=timezone.now() + timedelta(minutes=30))
     assert listeners.send_reminders() == 1
     assert listeners.send_reminders() == 0
+
+
+@pytest.mark.parametrize("turn_hours, expected", [(1, []), (4, [1]), (24, [4, 1]), (30, [4, 1]), (36, [24, 4, 1])])
+def test_a_reminder_comes_only_when_it_says_something_new(race_match, player, turn_hours, expected):
+    """With 1-hour turns "about 1 hour left" at the start of every turn is noise: a threshold
+    the turn began inside of (or barely above) is skipped."""
+    start = timezone.now()
+    Match.objects.filter(pk=race_match.pk).update(turn_started_at=start,
+                                                  turn_deadline=start + timedelta(hours=turn_hours))
+    reminded = []
+    for minutes in range(0, turn_hours * 60, 10):
+        if listeners.send_reminders(now=start + timedelta(minutes=minutes)):
+            reminded.append(turn_hours - minutes / 60)
+    assert [round(left + 0.49) for left in reminded] == expected
+    assert Notification.objects.filter(user=player, kind=Notification.REMINDER).count() == len(expected)
 
 
 def test_match_end_tells_every_player_their_place(race_match, player, opponent, staff,

@@ -148,7 +148,8 @@ def test_the_end_and_the_reminders_are_told_to_each_player_in_their_language(rac
                                                                              speaks, heard):
     speaks(player, "de")
     speaks(opponent, "sv")
-    Match.objects.filter(pk=race_match.pk).update(turn_deadline=timezone.now() + timedelta(minutes=30))
+    Match.objects.filter(pk=race_match.pk).update(turn_started_at=timezone.now() - timedelta(hours=2),
+                                                  turn_deadline=timezone.now() + timedelta(minutes=30))
     with translation.override("da"):
         assert listeners.send_reminders() == 1  # anna's turn
         assert heard["words"] == ["de"]
