@@ -4,6 +4,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _, gettext_lazy, ngettext
@@ -40,8 +41,15 @@ class SeatInline(admin.TabularInline):
         return False
 
 
-def _bulk(service, label):
+def _bulk(service, label, *, confirm=False):
+    """An admin action over the selected matches. One that cannot be undone (end now, abort)
+    first shows the matches it will act on and runs only when that page is confirmed."""
     def action(modeladmin, request, queryset):
+        if confirm and request.POST.get("confirm") != "yes":
+            return TemplateResponse(request, "admin/games/match_confirm.html", {
+                **modeladmin.admin_site.each_context(request), "opts": modeladmin.model._meta,
+                "title": _("Are you sure?"), "label": label, "matches": list(queryset),
+                "action_name": action.__name__, "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME})
         done = 0
         for match in queryset:
             try:
@@ -91,8 +99,8 @@ class MatchAdmin(admin.ModelAdmin):
     exclude = ("seed",)
     actions = [_bulk(services.match_pause, gettext_lazy("Pause")),
                _bulk(services.match_resume, gettext_lazy("Resume")),
-               _bulk(_end_now, gettext_lazy("End now with current standings")),
-               _bulk(services.match_abort, gettext_lazy("Abort"))]
+               _bulk(_end_now, gettext_lazy("End now with current standings"), confirm=True),
+               _bulk(services.match_abort, gettext_lazy("Abort"), confirm=True)]
 
     def get_urls(self):
         return [path("<int:match_id>/manage/", self.admin_site.admin_view(self.manage), name="games_match_manage")] + super().get_urls()
@@ -114,10 +122,13 @@ class MatchAdmin(admin.ModelAdmin):
                 if "extend" in request.POST:
                     extend = ExtendForm(request.POST, prefix="extend")
                     if extend.is_valid():
-                        services.match_extend(match_id=match.pk, actor=request.user,
-                                              turn_hours=extend.cleaned_data["turn_hours"] or 0,
-                                              game_deadline=extend.cleaned_data["game_deadline"])
-                        self.message_user(request, _("Deadline extended."), messages.SUCCESS)
+                        before = match.game_deadline
+                        after = services.match_extend(match_id=match.pk, actor=request.user,
+                                                      turn_hours=extend.cleaned_data["turn_hours"] or 0,
+                                                      game_deadline=extend.cleaned_data["game_deadline"])
+                        earlier = before is not None and after.game_deadline < before
+                        self.message_user(request, _("Match deadline moved earlier.") if earlier
+                                          else _("Deadline extended."), messages.SUCCESS)
                         return redirect("admin:games_match_manage", match.pk)
                 elif "hand" in request.POST:
                     hand = HandSeatForm(request.POST, prefix="hand")

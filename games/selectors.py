@@ -106,6 +106,8 @@ def describe(engine, event: dict, names: list[str]) -> str:
         return _("An admin resumed the match.")
     if kind == "admin_abort":
         return _("An admin aborted the match.")
+    if kind == "admin_extend" and event.get("earlier"):
+        return _("An admin moved the match deadline earlier.")
     if kind == "admin_extend":
         return _("An admin extended the deadline.")
     if kind == "admin_hand_seat":

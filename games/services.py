@@ -556,7 +556,8 @@ def match_resume(*, match_id, actor) -> Match:
 
 
 def match_extend(*, match_id, actor, turn_hours: float = 0, game_deadline=None) -> Match:
-    """Give the seats to act more time, and/or move the whole-game deadline."""
+    """Give the seats to act more time, and/or move the whole-game deadline (later, or earlier:
+    the log says which)."""
     with transaction.atomic():
         match = _locked(match_id)
         if match.status not in (Match.RUNNING, Match.PAUSED):
@@ -570,6 +571,8 @@ def match_extend(*, match_id, actor, turn_hours: float = 0, game_deadline=None) 
         if game_deadline is not None:
             if game_deadline <= timezone.now():
                 raise BadRequest(_("The new deadline must be in the future."))
+            if match.game_deadline is not None and game_deadline < match.game_deadline:
+                detail["earlier"] = True
             match.game_deadline = game_deadline
             detail["game_deadline"] = game_deadline.isoformat()
         if len(detail) == 1:
