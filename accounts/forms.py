@@ -3,16 +3,24 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Profile
+from accounts.models import TIME_ZONES, Profile
 
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(required=True, label=_("Email"),
                              help_text=_("For password resets and, if you want, turn reminders."))
+    # Filled in by site.js from the browser's own zone; without a script (or with a zone we do
+    # not know) the account starts in UTC and the profile says so.
+    time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput(
+        attrs={"data-browser-time-zone": "fill"}))
 
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_time_zone(self):
+        zone = self.cleaned_data.get("time_zone", "")
+        return zone if zone in TIME_ZONES else "UTC"
 
     def clean_email(self):
         email = self.cleaned_data["email"].lower()

@@ -20,9 +20,10 @@ def signup(request):
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        Profile.objects.create(user=user)
+        Profile.objects.create(user=user, time_zone=form.cleaned_data["time_zone"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome aboard! Create a match or join one in the lobby."))
+        messages.success(request, _("Welcome aboard! Create a match or join one in the lobby. Times are shown in "
+                                    "%(zone)s; change it in your profile.") % {"zone": form.cleaned_data["time_zone"]})
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
 

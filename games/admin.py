@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _, gettext_lazy, ngettext
 
@@ -78,6 +79,12 @@ class ExtendForm(forms.Form):
                                   label=gettext_lazy("Add hours to the current turn"))
     game_deadline = forms.DateTimeField(required=False, label=gettext_lazy("New match deadline"),
                                         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game_deadline"].label = _("New match deadline (%(zone)s)") % {
+            "zone": timezone.get_current_timezone_name()}
 
 
 class HandSeatForm(forms.Form):

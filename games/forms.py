@@ -37,6 +37,13 @@ class MatchForm(forms.Form):
     bots_cover_absence = forms.BooleanField(required=False, initial=False,
                                             label=gettext_lazy("A bot plays for absent players"))
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A time typed into the form is read in the viewer's zone (the profile's, made active by
+        # the middleware): say which, beside the field.
+        self.fields["game_deadline"].label = _("Match ends at (%(zone)s)") % {
+            "zone": timezone.get_current_timezone_name()}
+
     def clean_game_deadline(self):
         deadline = self.cleaned_data.get("game_deadline")
         if deadline and deadline <= timezone.now() + timedelta(minutes=1):

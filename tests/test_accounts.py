@@ -3,7 +3,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.urls import reverse
 
-from accounts.models import ApiToken
+from accounts.models import ApiToken, Profile
 from tests.conftest import client_for
 
 
@@ -59,3 +59,40 @@ def test_tokens_are_made_shown_once_and_deleted(player, opponent):
     assert client_for(opponent).post(reverse("token_delete", args=[token.pk])).status_code == 404
     client.post(reverse("token_delete", args=[token.pk]))
     assert not ApiToken.objects.exists()
+
+
+def test_signup_takes_the_browser_time_zone_and_says_so(client, db):
+    """site.js fills the hidden field from the browser; the account starts in that zone."""
+    response = client.post(reverse("signup"), {"username": "erik", "email": "erik@example.com",
+                                               "password1": "a-long-Secret-9", "password2": "a-long-Secret-9",
+                                               "time_zone": "Europe/Copenhagen"}, follow=True)
+    assert Profile.objects.get(user__username="erik").time_zone == "Europe/Copenhagen"
+    assert "Europe/Copenhagen" in response.content.decode()
+
+
+def test_signup_with_no_or_an_unknown_time_zone_starts_in_utc(client, db):
+    for name, zone in (("fred", ""), ("gina", "Mars/Olympus")):
+        client.post(reverse("signup"), {"username": name, "email": f"{name}@example.com",
+                                        "password1": "a-long-Secret-9", "password2": "a-long-Secret-9",
+                                        "time_zone": zone})
+        assert Profile.objects.get(user__username=name).time_zone == "UTC"
+        client.logout()
+
+
+def test_a_deadline_typed_in_is_read_in_the_zone_shown_beside_it(player):
+    """From a Copenhagen profile, 18:00 typed into "Match ends at" means 18:00 in Copenhagen,
+    and the form says so."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    from games.models import Match
+
+    Profile.objects.filter(user=player).update(time_zone="Europe/Copenhagen")
+    client = client_for(player)
+    page = client.get(reverse("match_new") + "?game=pirater").content.decode()
+    assert "Match ends at (Europe/Copenhagen)" in page
+    local = (datetime.now(ZoneInfo("Europe/Copenhagen")) + timedelta(days=3)).replace(second=0, microsecond=0)
+    client.post(reverse("match_new"), {"game": "pirater", "seats": 2, "turn_hours": 24, "time_bank_hours": 0,
+                                       "game_deadline": local.strftime("%Y-%m-%dT%H:%M"), "is_public": "on"})
+    match = Match.objects.get(creator=player)
+    assert match.game_deadline == local

@@ -23,3 +23,28 @@
   setInterval(tick, 1000);
   document.addEventListener("DOMContentLoaded", tick);
 })();
+
+// The browser's time zone: filled into the sign-up form, and offered on the profile when it
+// differs from the one saved there (times are shown and read in the profile's zone).
+(function () {
+  var zone = "";
+  try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+  if (!zone) return;
+  function setup() {
+    document.querySelectorAll("input[data-browser-time-zone]").forEach(function (input) {
+      if (!input.value) input.value = zone;
+    });
+    document.querySelectorAll("[data-zone-suggestion]").forEach(function (hint) {
+      var select = hint.parentNode.querySelector("select");
+      if (!select || select.value === zone || !select.querySelector('option[value="' + zone + '"]')) return;
+      hint.querySelector("span").textContent = hint.getAttribute("data-zone-suggestion").replace("{zone}", zone);
+      hint.hidden = false;
+      hint.querySelector("button").addEventListener("click", function () {
+        select.value = zone;
+        hint.hidden = true;
+        select.focus();
+      });
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup); else setup();
+})();
