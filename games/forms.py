@@ -4,11 +4,32 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext as _, gettext_lazy
 
-from games.engines import ENGINES
+from games.engines import ENGINES, IllegalAction
 
 
 def game_choices():
     return [(name, engine.title) for name, engine in sorted(ENGINES.items())]
+
+
+def seat_bounds(engine) -> tuple[int, int]:
+    """The fewest and the most seats the engine allows with its default options or with one of
+    its yes/no variants switched on (Pirater's double board seats 5 to 8)."""
+    tries = [{}] + [{o["name"]: True} for o in engine.options() if o["kind"] == "bool"]
+    allowed = []
+    for seats in range(1, 13):
+        for options in tries:
+            try:
+                engine.check_options(options, seats)
+            except IllegalAction:
+                continue
+            allowed.append(seats)
+            break
+    return (min(allowed), max(allowed)) if allowed else (2, 8)
+
+
+# An engine option of this name is the game's own round limit: the form shows it as the one
+# "Round limit" field, not as a second field beside it.
+ROUNDS_OPTION = "rounds"
 
 
 class MatchForm(forms.Form):
@@ -27,7 +48,9 @@ class MatchForm(forms.Form):
                                         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
                                         help_text=gettext_lazy(
                                             "Optional: the agreed end; the best placed player wins."))
-    round_limit = forms.IntegerField(min_value=1, max_value=1000, required=False, label=gettext_lazy("Round limit"))
+    round_limit = forms.IntegerField(min_value=1, max_value=1000, required=False, label=gettext_lazy("Round limit"),
+                                     help_text=gettext_lazy(
+                                         "Optional: after this many rounds the best placed player wins."))
     is_public = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Public (listed in the lobby)"))
     rated = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Rated (counts for the leaderboards)"))
     allow_vacation = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Vacations pause deadlines"))
@@ -37,12 +60,28 @@ class MatchForm(forms.Form):
     bots_cover_absence = forms.BooleanField(required=False, initial=False,
                                             label=gettext_lazy("A bot plays for absent players"))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, engine=None, **kwargs):
         super().__init__(*args, **kwargs)
+        if engine is not None:
+            least, most = seat_bounds(engine)
+            self._bound("seats", least, most, initial=least,
+                        help_text=_("%(least)s to %(most)s players.") % {"least": least, "most": most})
+            self._bound("bot_seats", 0, most - 1)
+            rounds = next((o for o in engine.options() if o["name"] == ROUNDS_OPTION), None)
+            if rounds is not None:
+                self._bound("round_limit", 1, rounds["max"])
         # A time typed into the form is read in the viewer's zone (the profile's, made active by
         # the middleware): say which, beside the field.
         self.fields["game_deadline"].label = _("Match ends at (%(zone)s)") % {
             "zone": timezone.get_current_timezone_name()}
+
+    def _bound(self, name, least, most, **changes):
+        """The same whole-number field with the bounds of the chosen game (the browser's number
+        input shows them, and the form refuses others beside the field)."""
+        field = self.fields[name]
+        kept = {"required": field.required, "label": field.label, "initial": field.initial,
+                "help_text": field.help_text}
+        self.fields[name] = forms.IntegerField(min_value=least, max_value=most, **{**kept, **changes})
 
     def clean_game_deadline(self):
         deadline = self.cleaned_data.get("game_deadline")

@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import panels, selectors, services
-from games.engines import ENGINES, get_engine
+from games.engines import ENGINES, IllegalAction, get_engine
 from games.engines.dice import seed_hash
 from games.errors import ServiceError
-from games.forms import MatchForm
+from games.forms import ROUNDS_OPTION, MatchForm
 
 
 def home(request):
@@ -34,36 +34,69 @@ def _error_page(request, exc: ServiceError):
 
 @login_required
 def match_new(request):
-    form = MatchForm(request.POST or None, initial={"game": request.GET.get("game")})
-    game = request.POST.get("game") or request.GET.get("game") or next(iter(sorted(ENGINES)), None)
+    """The new-match form. Its game's options and seat bounds follow the chosen game: htmx swaps
+    them in when the game changes, and without a script a post that changed the game (or asked
+    for "Show its options") shows the new game's options instead of creating anything."""
+    game = request.POST.get("game") or request.GET.get("game")
+    if game not in ENGINES:
+        game = next(iter(sorted(ENGINES)), None)
     engine = ENGINES.get(game)
-    options = [dict(o) for o in engine.options(lang=translation.get_language())] if engine else []
+    switching = request.method == "POST" and (
+        "switch" in request.POST or request.POST.get("options_for", game) != game)
+    if request.method == "POST" and not switching:
+        form = MatchForm(request.POST, engine=engine)
+    else:
+        typed = request.POST.dict() if switching else {"game": game}
+        typed.pop("seats", None)  # the new game's own bounds decide
+        form = MatchForm(initial=typed, engine=engine)
+    lang = translation.get_language()
+    options = [dict(o) for o in engine.options(lang=lang)] if engine else []
+    english = {o["label"]: o["name"] for o in engine.options()} if engine else {}
+    shown = [o for o in options if o["name"] != ROUNDS_OPTION]
     error = None
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and not switching and form.is_valid():
         data = form.cleaned_data
-        raw = {o["name"]: request.POST.get(f"opt_{o['name']}", "") for o in options}
-        for o in options:  # an unticked checkbox posts nothing: that means "no"
+        raw = {o["name"]: request.POST.get(f"opt_{o['name']}", "") for o in shown}
+        for o in shown:  # an unticked checkbox posts nothing: that means "no"
             if o["kind"] == "bool" and f"opt_{o['name']}" not in request.POST:
                 raw[o["name"]] = False
+        round_limit = data["round_limit"]
+        if len(shown) < len(options):  # the game keeps its own round limit
+            raw[ROUNDS_OPTION], round_limit = round_limit or 0, None
         try:
-            match = services.match_create(
-                creator=request.user, game=data["game"], seats=data["seats"], options=raw,
-                turn_seconds=data["turn_hours"] * 3600, time_bank_seconds=data["time_bank_hours"] * 3600,
-                game_deadline=data["game_deadline"], round_limit=data["round_limit"],
-                is_public=data["is_public"], title=data["title"], rated=data["rated"],
-                allow_vacation=data["allow_vacation"], bots_cover_absence=data["bots_cover_absence"],
-                bot_seats=data["bot_seats"] or 0,
-            )
-        except ServiceError as exc:
-            error = exc.message
+            engine.check_options(raw, data["seats"])
+        except IllegalAction as exc:
+            # Beside the field it is about: an option named in the message, or the seats.
+            said = exc.in_language(lang)
+            about = english.get(exc.fields.get("label"))
+            if about:
+                next(o for o in options if o["name"] == about)["error"] = said
+            elif "players" in (exc.key or ""):
+                form.add_error("seats", said)
+            else:
+                error = said
         else:
-            messages.success(request, _("Match created. Share its link so others can join."))
-            return redirect(match)
+            try:
+                match = services.match_create(
+                    creator=request.user, game=data["game"], seats=data["seats"], options=raw,
+                    turn_seconds=data["turn_hours"] * 3600, time_bank_seconds=data["time_bank_hours"] * 3600,
+                    game_deadline=data["game_deadline"], round_limit=round_limit,
+                    is_public=data["is_public"], title=data["title"], rated=data["rated"],
+                    allow_vacation=data["allow_vacation"], bots_cover_absence=data["bots_cover_absence"],
+                    bot_seats=data["bot_seats"] or 0,
+                )
+            except ServiceError as exc:
+                error = exc.message
+            else:
+                messages.success(request, _("Match created. Share its link so others can join."))
+                return redirect(match)
     for o in options:
-        o["value"] = request.POST.get(f"opt_{o['name']}", o["default"]) if request.method == "POST" else o["default"]
-    status = 400 if request.method == "POST" else 200
-    return render(request, "games/match_new.html", {"form": form, "options": options, "game": game,
-                                                    "engine": engine, "error": error}, status=status)
+        posted = request.method == "POST" and not switching
+        o["value"] = request.POST.get(f"opt_{o['name']}", o["default"]) if posted else o["default"]
+    failed = request.method == "POST" and not switching
+    return render(request, "games/match_new.html", {
+        "form": form, "options": shown, "game": game, "engine": engine, "error": error,
+        "games": [ENGINES[name] for name in sorted(ENGINES)]}, status=400 if failed else 200)
 
 
 def match_detail(request, match_id):

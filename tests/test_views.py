@@ -142,3 +142,48 @@ def test_rules_page_and_lobby(client, db):
     assert client.get(reverse("rules", args=["race"])).status_code == 200
     assert client.get(reverse("rules", args=["nope"])).status_code == 404
     assert client.get(reverse("lobby")).status_code == 200
+
+
+def test_new_match_form_follows_the_chosen_game(player):
+    """Seats are bounded by the game (Pirater 2–8 with the double board, Fuldrigger 2–4), the
+    legend names the chosen game, and a post that changed the game shows its options instead of
+    creating a match (the no-script way; htmx swaps the same part in on change)."""
+    client = client_for(player)
+    page = client.get(reverse("match_new") + "?game=fuldrigger").content.decode()
+    assert 'name="seats"' in page and 'max="4"' in page and "Fuldrigger options" in page
+    assert 'name="opt_rounds"' not in page and page.count("Round limit") == 1  # one field for one idea
+    assert "?game=\"" not in page and 'href="?game="' not in page
+    page = client.get(reverse("match_new") + "?game=pirater").content.decode()
+    assert "Pirater options" in page and 'max="8"' in page and "Fuldrigger options" not in page
+    response = client.post(reverse("match_new"), {"game": "pirater", "options_for": "fuldrigger", "seats": 3,
+                                                  "turn_hours": 24, "time_bank_hours": 0, "title": "Kept"})
+    assert response.status_code == 200 and not Match.objects.exists()
+    body = response.content.decode()
+    assert "Pirater options" in body and 'value="Kept"' in body
+
+
+def test_new_match_errors_sit_beside_their_fields(player):
+    client = client_for(player)
+    response = client.post(reverse("match_new"), {"game": "fuldrigger", "options_for": "fuldrigger", "seats": 7,
+                                                  "turn_hours": 24, "time_bank_hours": 0})
+    body = response.content.decode()
+    assert response.status_code == 400 and not Match.objects.exists()
+    seats_field = body[body.index('name="seats"'):body.index('name="turn_hours"')]
+    assert "less than or equal to 4" in seats_field
+    response = client.post(reverse("match_new"), {"game": "race", "options_for": "race", "seats": 2,
+                                                  "turn_hours": 24, "time_bank_hours": 0, "opt_finish": 2})
+    body = response.content.decode()
+    field = body[body.index('name="opt_finish"'):]
+    assert "must be between 5 and 200" in field[:600]
+
+
+def test_the_fuldrigger_round_limit_is_the_games_own(player):
+    """The one "Round limit" field becomes Fuldrigger's own `rounds` option, which ends the game
+    with its fortune ranking."""
+    client = client_for(player)
+    response = client.post(reverse("match_new"), {"game": "fuldrigger", "options_for": "fuldrigger", "seats": 2,
+                                                  "turn_hours": 24, "time_bank_hours": 0, "round_limit": 12,
+                                                  "is_public": "on"})
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert match.options["rounds"] == 12 and match.round_limit is None
