@@ -14,6 +14,7 @@ from games.engines import ENGINES, IllegalAction, get_engine
 from games.engines.dice import seed_hash
 from games.errors import ServiceError
 from games.forms import ROUNDS_OPTION, MatchForm
+from games.models import Match
 
 
 def home(request):
@@ -88,7 +89,14 @@ def match_new(request):
             except ServiceError as exc:
                 error = exc.message
             else:
-                messages.success(request, _("Match created. Share its link so others can join."))
+                if match.status == Match.RUNNING:
+                    messages.success(request, _("Match created and started."))
+                elif match.is_public:
+                    messages.success(request, _("Match created. It is listed in the lobby and starts when "
+                                                "every seat is taken."))
+                else:
+                    messages.success(request, _("Match created. Share the invitation link below so others "
+                                                "can join."))
                 return redirect(match)
     for o in options:
         posted = request.method == "POST" and not switching
@@ -174,7 +182,9 @@ def match_action(request, match_id):
     return redirect(match)
 
 
-def _lobby_action(request, match_id, service, success: str, **kwargs):
+def _lobby_action(request, match_id, service, success, *, then="match_detail", **kwargs):
+    """Run a lobby service and say how it went; `success` may be a function of the match as it
+    is afterwards, so the message never tells of a state the match has already left."""
     try:
         service(match_id=match_id, user=request.user, **kwargs)
     except ServiceError as exc:
@@ -183,23 +193,32 @@ def _lobby_action(request, match_id, service, success: str, **kwargs):
         if exc.status == 404:
             return _error_page(request, exc)
         return response
+    if callable(success):
+        success = success(Match.objects.get(pk=match_id))
     if success:
         messages.success(request, success)
-    return redirect("match_detail", match_id)
+    return redirect(then, match_id) if then == "match_detail" else redirect(then)
+
+
+def _seated_message(match) -> str:
+    if match.status == Match.RUNNING:
+        return _("You have a seat. The match has started.")
+    return _("You have a seat. The match starts when it is full.")
 
 
 @login_required
 @require_POST
 def match_join(request, match_id):
-    return _lobby_action(request, match_id, services.match_join,
-                         _("You have a seat. The match starts when it is full."),
+    return _lobby_action(request, match_id, services.match_join, _seated_message,
                          colour=request.POST.get("colour") or None, invite_code=request.POST.get("invite") or None)
 
 
 @login_required
 @require_POST
 def match_leave(request, match_id):
-    return _lobby_action(request, match_id, services.match_leave, _("You left the match."))
+    # Not back to the match: a private one is no longer the leaver's to see, and a host leaving
+    # has closed the table.
+    return _lobby_action(request, match_id, services.match_leave, _("You left the match."), then="home")
 
 
 @login_required

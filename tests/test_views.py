@@ -187,3 +187,37 @@ def test_the_fuldrigger_round_limit_is_the_games_own(player):
     assert response.status_code == 302
     match = Match.objects.get()
     assert match.options["rounds"] == 12 and match.round_limit is None
+
+
+def _flash(response) -> str:
+    return " ".join(str(m) for m in response.context["messages"]) if response.context else ""
+
+
+def test_lobby_messages_tell_the_state_the_match_is_in(player, opponent, outsider):
+    """Joining the last seat says the match has started, not that it starts when full; the
+    host of a private match who leaves lands on the home page, not on a 403; the colour picker
+    shows the colour you have."""
+    match = services.match_create(creator=player, game="race", seats=2)
+    response = client_for(opponent).post(reverse("match_join", args=[match.pk]), follow=True)
+    assert "The match has started" in _flash(response) and "when it is full" not in _flash(response)
+
+    private = services.match_create(creator=player, game="race", seats=3, is_public=False)
+    services.match_set_colour(match_id=private.pk, user=player, colour="red")
+    page = client_for(player).get(private.get_absolute_url()).content.decode()
+    picker = page[page.index('<select id="colour"'):]
+    picker = picker[:picker.index("</select>")]
+    assert 'value="red" selected' in picker and picker.index('value="red"') < picker.index('value="blue"')
+    response = client_for(player).post(reverse("match_leave", args=[private.pk]), follow=True)
+    assert response.status_code == 200 and response.redirect_chain[-1][0] == reverse("home")
+    assert "You left the match" in _flash(response)
+
+
+def test_the_created_message_fits_the_match(player):
+    client = client_for(player)
+    base = {"game": "race", "options_for": "race", "seats": 2, "turn_hours": 24, "time_bank_hours": 0}
+    response = client.post(reverse("match_new"), {**base, "is_public": "on"}, follow=True)
+    assert "listed in the lobby" in _flash(response) and "invitation link" not in _flash(response)
+    response = client.post(reverse("match_new"), base, follow=True)
+    assert "invitation link" in _flash(response)
+    response = client.post(reverse("match_new"), {**base, "bot_seats": 1, "title": "With a bot"}, follow=True)
+    assert "started" in _flash(response)
