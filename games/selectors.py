@@ -138,6 +138,10 @@ def matches_for_user(user):
         seat = seat_of(match, user)
         match.my_seat = seat
         match.my_turn = (match.status == Match.RUNNING and seat is not None and seat.number in match.turn_seats)
+        names = seat_names(match) if match.status == Match.RUNNING else []
+        # Whose turn it is, by name (the system's turn, a chance card, has no seat to name).
+        match.to_play = [names[n] for n in match.turn_seats if 0 <= n < len(names)
+                         and not (seat is not None and n == seat.number)]
     return sorted(matches, key=lambda m: (not m.my_turn, m.is_over, m.turn_deadline is None,
                                           m.turn_deadline or m.created_at))
 

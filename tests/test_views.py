@@ -17,6 +17,9 @@ def test_home_lists_my_matches_waiting_for_me_first(race_match, player, opponent
     assert response.status_code == 200
     assert body.index(str(race_match)) < body.index("Bo&#x27;s table")
     assert "Your turn" in body
+    # Each card says whose turn it is: in Bo's table, Bo's.
+    bo_card = body[body.index("Bo&#x27;s table"):]
+    assert "To play: Bo" in bo_card[:bo_card.index("</li>")]
 
 
 def test_create_match_form_validates_options(player):
