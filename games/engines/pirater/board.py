@@ -71,6 +71,15 @@ class Board:
         self._dist: dict[int, list[int]] = {}
         self._home_dist: dict[tuple[int, ...], list[int]] = {}
 
+    def square_name(self, node: int) -> str:
+        """A node as the board is labelled: column letter and row ("C7"), a strait by its
+        number west to east ("S2"); the log names where a ship ended with it."""
+        r, c = self.cells[node][0]
+        if self.is_strait[node]:
+            straits = sorted(col for (row, col), kind in self.kind.items() if kind == "strait" and row == 0)
+            return f"S{straits.index(c) + 1}"
+        return f"{'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[c]}{r}"
+
     # ---- geometry -------------------------------------------------------------------------
     def _steps(self, node: int) -> tuple[int, ...]:
         group = self.cells[node]

@@ -524,6 +524,7 @@ def do_move(state: dict, seat: int, action: dict, events: list) -> None:
     events.append({
         "type": "move", "seat": seat, "ship": ship_id, "ships": list(moved.group), "die": value,
         "direction": direction, "from": cell(board, moved.start), "to": to,
+        "start": board.square_name(moved.start), "end": board.square_name(moved.dest),
         "captured": [{"ship": s, "seat": ctx.owner[s]} for s in moved.captured],
     })
     for t in moved.took:

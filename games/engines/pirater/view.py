@@ -138,6 +138,8 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
         steps, count = event["die"], len(event.get("ships", []))
         key = "event.move.{}.{}".format("fleet" if count > 1 else "ship", "one" if steps == 1 else "many")
         text = say(key, steps=steps, count=count, direction=_direction(event["direction"], lang))
+        if "end" in event:  # events logged before squares were named say only the course
+            text = say("event.move.where", move=text, start=event["start"], end=event["end"])
         if event.get("captured"):
             text = say("event.move.captured", move=text, ships=_ships(names, event["captured"], lang))
         return text
