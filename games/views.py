@@ -47,9 +47,17 @@ def match_new(request):
     if request.method == "POST" and not switching:
         form = MatchForm(request.POST, engine=engine)
     else:
-        typed = request.POST.dict() if switching else {"game": game}
-        typed.pop("seats", None)  # the new game's own bounds decide
+        # What was typed so far stays when the game changes (htmx sends the whole form along).
+        typed = {**(request.POST.dict() if switching else request.GET.dict()), "game": game}
+        typed.pop("csrfmiddlewaretoken", None)
         form = MatchForm(initial=typed, engine=engine)
+        if "options_for" in typed:  # from the form itself: a box it did not send was unticked
+            for name, field in form.fields.items():
+                if field.widget.input_type == "checkbox" and name not in typed:
+                    form.initial[name] = False
+        seats = form.fields["seats"]
+        if not str(typed.get("seats", "")).isdigit() or not seats.min_value <= int(typed["seats"]) <= seats.max_value:
+            form.initial["seats"] = seats.min_value  # the new game's own bounds decide
     lang = translation.get_language()
     options = [dict(o) for o in engine.options(lang=lang)] if engine else []
     english = {o["label"]: o["name"] for o in engine.options()} if engine else {}

@@ -224,3 +224,20 @@ def test_the_created_message_fits_the_match(player):
     assert "invitation link" in _flash(response)
     response = client.post(reverse("match_new"), {**base, "bot_seats": 1, "title": "With a bot"}, follow=True)
     assert "started" in _flash(response)
+
+
+def test_switching_the_game_keeps_what_was_typed(player):
+    """htmx sends the whole form with the new game: the title, unticked boxes and a seat count
+    the new game allows stay; one it does not allow falls back to its least."""
+    client = client_for(player)
+    page = client.get(reverse("match_new"), {"game": "pirater", "options_for": "fuldrigger", "title": "Kept",
+                                             "seats": "3", "turn_hours": "48"}).content.decode()
+    assert 'value="Kept"' in page and 'value="48"' in page
+    seats = page[page.index('name="seats"') - 200:page.index('name="seats"') + 200]
+    assert 'value="3"' in seats
+    public = page[page.index('name="is_public"') - 200:page.index('name="is_public"') + 100]
+    assert "checked" not in public
+    page = client.get(reverse("match_new"), {"game": "fuldrigger", "options_for": "pirater",
+                                             "seats": "7"}).content.decode()
+    seats = page[page.index('name="seats"') - 200:page.index('name="seats"') + 200]
+    assert 'value="2"' in seats

@@ -48,3 +48,13 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup); else setup();
 })();
+
+// The new-match form: when another game is chosen, htmx swaps in that game's seats and
+// options (the select asks with a "game-changed" event, sent only when the game really changed,
+// so a field typed meanwhile is not replaced for nothing).
+document.addEventListener("change", function (event) {
+  var select = event.target.closest && event.target.closest("select[data-game-switch]");
+  if (!select || select.value === select.getAttribute("data-shown") || !window.htmx) return;
+  select.setAttribute("data-shown", select.value);
+  window.htmx.trigger(select, "game-changed");
+});

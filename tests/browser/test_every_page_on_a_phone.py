@@ -1,0 +1,90 @@
+"""Every page of the site on a 390 × 844 phone — signed out, signed in, playing, finished, the
+admin — with no sideways scroll and no console error on any of them. A screenshot of each
+lands in tests/artifacts/phone-*.png."""
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.engines import ENGINES
+from games.models import Match
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+LONG_WORD = "Supercalifragilisticexpialidocious" * 2  # one word, wider than the phone
+
+
+def _site():
+    anna, bo = make_user("anna"), make_user("bo")
+    boss = make_user("boss", is_staff=True, is_superuser=True)
+    running = {}
+    for game in sorted(ENGINES):
+        engine = ENGINES[game]
+        if game == "race":
+            continue
+        seats = max(engine.min_players, 2)
+        match = services.match_create(creator=anna, game=game, seats=seats, title=f"{engine.title} at sea")
+        services.match_join(match_id=match.pk, user=bo)
+        for n in range(seats - 2):
+            services.match_join(match_id=match.pk, user=make_user(f"crew{game[:3]}{n}"))
+        if Match.objects.get(pk=match.pk).needs_system:
+            services.system_action_apply(match_id=match.pk)
+        running[game] = Match.objects.get(pk=match.pk)
+    over = services.match_create(creator=anna, game="pirater", seats=2, title="Finished race")
+    services.match_join(match_id=over.pk, user=bo)
+    services.match_finish(match_id=over.pk, reason="the game reached its end", actor=boss)
+    waiting = services.match_create(creator=bo, game="fuldrigger", seats=3, title=LONG_WORD)
+    return {"anna": anna, "bo": bo, "boss": boss, "running": running, "over": over, "open": waiting}
+
+
+def _pages(site):
+    over, waiting = site["over"], site["open"]
+    signed_out = [reverse("home"), reverse("lobby"), reverse("login"), reverse("signup"),
+                  reverse("password_reset"), reverse("leaderboards"),
+                  reverse("match_detail", args=[over.pk]), reverse("match_replay", args=[over.pk]),
+                  reverse("match_verify", args=[over.pk]), reverse("player", args=["anna"])]
+    signed_out += [reverse("rules", args=[g]) for g in sorted(ENGINES) if g != "race"]
+    signed_out += [reverse("leaderboard", args=[g]) for g in sorted(ENGINES) if g != "race"]
+    signed_in = [reverse("home"), reverse("lobby"), reverse("profile"), reverse("inbox"),
+                 reverse("password_change"), reverse("match_import"),
+                 reverse("match_detail", args=[waiting.pk]), reverse("match_detail", args=[over.pk]),
+                 reverse("head_to_head", args=["anna", "bo"])]
+    signed_in += [reverse("match_new") + f"?game={g}" for g in sorted(ENGINES) if g != "race"]
+    signed_in += [reverse("match_detail", args=[m.pk]) for m in site["running"].values()]
+    admin = [reverse("admin:index"), reverse("admin:games_match_changelist"),
+             reverse("admin:games_match_change", args=[over.pk]),
+             reverse("admin:games_match_manage", args=[site["running"]["pirater"].pk])]
+    return signed_out, signed_in, admin
+
+
+def _check(person, path, label):
+    response = person.page.goto(person.base + path)
+    assert response.status == 200, (path, response.status)
+    person.page.wait_for_load_state("networkidle")
+    width = person.page.evaluate("document.documentElement.scrollWidth")
+    person.page.screenshot(path=str(_artifacts() / f"phone-{label}.png"), full_page=True)
+    assert width <= PHONE["width"], f"{path} scrolls sideways: {width} px wide in {PHONE['width']}"
+    assert not person.errors, (path, person.errors)
+
+
+def _artifacts():
+    from tests.browser.conftest import ARTIFACTS
+
+    return ARTIFACTS
+
+
+def test_every_page_fits_a_phone_without_errors(people):
+    site = _site()
+    signed_out, signed_in, admin = _pages(site)
+    visitor = people("phone-visitor", viewport=PHONE)
+    for n, path in enumerate(signed_out):
+        _check(visitor, path, f"out-{n:02d}")
+    anna = people("phone-anna", viewport=PHONE)
+    anna.log_in("anna")
+    for n, path in enumerate(signed_in):
+        _check(anna, path, f"in-{n:02d}")
+    boss = people("phone-boss", viewport=PHONE)
+    boss.log_in("boss")
+    for n, path in enumerate(admin):
+        _check(boss, path, f"admin-{n:02d}")
