@@ -177,6 +177,16 @@ WEBHOOK_TIMEOUT = float(env("WEBHOOK_TIMEOUT", "5"))
 WEBHOOK_THREADS = int(env("WEBHOOK_THREADS", "4"))
 CELERY_TASK_ROUTES = {"notifications.tasks.deliver_webhook": {"queue": "webhooks"}}
 
+# Match sockets (games/consumers.py): a message larger than this closes the socket (1009), more
+# than a burst and then a steady rate of messages too (4008); sockets open at once per user and
+# per address (4029 beyond).
+SOCKET_MAX_MESSAGE_BYTES = int(env("SOCKET_MAX_MESSAGE_BYTES", "4096"))
+SOCKET_MESSAGE_BURST = int(env("SOCKET_MESSAGE_BURST", "10"))
+SOCKET_MESSAGES_PER_SECOND = float(env("SOCKET_MESSAGES_PER_SECOND", "1"))
+SOCKETS_PER_USER = int(env("SOCKETS_PER_USER", "20"))
+SOCKETS_PER_ADDRESS = int(env("SOCKETS_PER_ADDRESS", "50"))
+SOCKET_COUNT_SECONDS = 6 * 3600  # a count not touched for this long is forgotten
+
 # Rated games a player needs before appearing on a leaderboard.
 LEADERBOARD_MIN_GAMES = int(env("LEADERBOARD_MIN_GAMES", "3"))
 
