@@ -172,6 +172,7 @@ WEBHOOK_ALLOWED_HOSTS = env_list("WEBHOOK_ALLOWED_HOSTS")
 WEBHOOK_PORTS = [int(p) for p in env_list("WEBHOOK_PORTS", "80,443")]
 WEBHOOK_HTTPS_ONLY = env_bool("SECURE", False)
 WEBHOOK_TIMEOUT = float(env("WEBHOOK_TIMEOUT", "5"))
+WEBHOOK_CA_CERTS = env("WEBHOOK_CA_CERTS") or None  # a CA bundle for receivers' certificates; unset: the system's
 # Deliveries are jobs of their own on the `webhooks` queue (a worker of its own consumes it);
 # without Celery they run on this many threads of the web process.
 WEBHOOK_THREADS = int(env("WEBHOOK_THREADS", "4"))

@@ -122,7 +122,8 @@ def post(url: str, body: bytes, headers: dict, timeout: float) -> tuple[bool, st
     options = {"timeout": urllib3.Timeout(connect=timeout, read=timeout), "retries": False, "maxsize": 1}
     if target.scheme == "https":
         pool = urllib3.HTTPSConnectionPool(target.address, target.port, server_hostname=target.host,
-                                           assert_hostname=target.host, cert_reqs="CERT_REQUIRED", **options)
+                                           assert_hostname=target.host, cert_reqs="CERT_REQUIRED",
+                                           ca_certs=settings.WEBHOOK_CA_CERTS, **options)
     else:
         pool = urllib3.HTTPConnectionPool(target.address, target.port, **options)
     try:

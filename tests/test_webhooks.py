@@ -192,6 +192,51 @@ def test_a_redirect_to_a_private_address_is_not_followed(player, network, hooks_
     assert network.lookups == ["hooks.example"]
 
 
+@pytest.fixture
+def tls_receiver(tmp_path):
+    """A local https receiver with a certificate for hooks.example; records the TLS server name
+    each client asked for."""
+    import ssl
+    import subprocess
+
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=hooks.example", "-addext", "subjectAltName=DNS:hooks.example"],
+                   check=True, capture_output=True)
+    server = HTTPServer(("127.0.0.1", 0), Receiver)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.names = []
+    context.sni_callback = lambda sock, name, ctx: server.names.append(name)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    Receiver.received, Receiver.answer = [], (204, {}, b"")
+    server.ca_file = str(cert)
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def test_https_goes_to_the_checked_address_with_the_name_verified(player, network, hooks_settings, tls_receiver,
+                                                                  django_capture_on_commit_callbacks):
+    """The connection goes to the checked address, while TLS asks for and verifies the name."""
+    hooks_settings.WEBHOOK_HTTPS_ONLY, hooks_settings.WEBHOOK_CA_CERTS = True, tls_receiver.ca_file
+    network.public_port = tls_receiver.server_port
+    NAMES["other.example"] = [PUBLIC]
+    try:
+        _notify_with_hook(player, "https://hooks.example/in", capture=django_capture_on_commit_callbacks)
+        assert WebhookDelivery.objects.get().delivered_at is not None
+        assert tls_receiver.names == ["hooks.example"] and Receiver.received[0][0] == "hooks.example"
+        assert network.connections == [(PUBLIC, 443)]
+        # The same server for a name its certificate does not carry: refused by TLS.
+        _notify_with_hook(player, "https://other.example/in", key="k2", capture=django_capture_on_commit_callbacks)
+        failed = WebhookDelivery.objects.get(notification__key="k2")
+        assert failed.delivered_at is None and "doesn't match 'hooks.example'" in failed.last_error
+        assert len(Receiver.received) == 1
+    finally:
+        del NAMES["other.example"]
+
+
 def test_an_allowed_local_receiver_gets_signed_deliveries(player, network, hooks_settings, receiver,
                                                           django_capture_on_commit_callbacks):
     url = f"http://127.0.0.1:{receiver.server_port}/hook"
