@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-import urllib3
+import urllib3.connection
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -114,33 +114,50 @@ def check(url: str) -> Target:
 
 
 def post(url: str, body: bytes, headers: dict, timeout: float) -> tuple[bool, str]:
-    """POST to the checked address of `url`; (taken, error). A redirect counts as not taken."""
+    """POST to the checked address of `url`; (taken, error). A redirect counts as not taken.
+    `timeout` bounds each wait on the network, and twice it the whole delivery (a receiver that
+    drips its answer a byte at a time is cut off)."""
     target = check(url)
-    host_header = target.host if target.port in (80, 443) else f"{target.host}:{target.port}"
-    if ":" in target.host and not target.host.startswith("["):
-        host_header = f"[{target.host}]" if target.port in (80, 443) else f"[{target.host}]:{target.port}"
-    options = {"timeout": urllib3.Timeout(connect=timeout, read=timeout), "retries": False, "maxsize": 1}
+    host = f"[{target.host}]" if ":" in target.host else target.host
+    host_header = host if target.port in (80, 443) else f"{host}:{target.port}"
     if target.scheme == "https":
-        pool = urllib3.HTTPSConnectionPool(target.address, target.port, server_hostname=target.host,
-                                           assert_hostname=target.host, cert_reqs="CERT_REQUIRED",
-                                           ca_certs=settings.WEBHOOK_CA_CERTS, **options)
+        conn = urllib3.connection.HTTPSConnection(
+            target.address, target.port, timeout=timeout, server_hostname=target.host, assert_hostname=target.host,
+            cert_reqs="CERT_REQUIRED", ca_certs=settings.WEBHOOK_CA_CERTS)
     else:
-        pool = urllib3.HTTPConnectionPool(target.address, target.port, **options)
+        conn = urllib3.connection.HTTPConnection(target.address, target.port, timeout=timeout)
+    cut = threading.Event()
+    watchdog = threading.Timer(2 * timeout, _cut, args=(conn, cut))
+    watchdog.daemon = True
+    watchdog.start()
     try:
-        response = pool.urlopen("POST", target.path, body=body, headers={**headers, "Host": host_header},
-                                redirect=False, preload_content=False, assert_same_host=False)
-        try:
-            response.read(MAX_RESPONSE_BYTES)
-        finally:
-            response.release_conn()
-            response.close()
+        conn.request("POST", target.path, body=body, headers={**headers, "Host": host_header}, preload_content=False)
+        response = conn.getresponse()
+        response.read(MAX_RESPONSE_BYTES)
+        status = response.status
+    except Exception:
+        if not cut.is_set():
+            raise
     finally:
-        pool.close()
-    if 200 <= response.status < 300:
+        watchdog.cancel()
+        conn.close()
+    if cut.is_set():  # what came before the cut may look whole (the end of the headers is unseen)
+        return False, f"no complete answer within {2 * timeout:g} s"
+    if 200 <= status < 300:
         return True, ""
-    if 300 <= response.status < 400:
-        return False, f"HTTP {response.status}: redirects are not followed"
-    return False, f"HTTP {response.status}"
+    if 300 <= status < 400:
+        return False, f"HTTP {status}: redirects are not followed"
+    return False, f"HTTP {status}"
+
+
+def _cut(conn, cut: threading.Event):
+    cut.set()
+    sock = getattr(conn, "sock", None)
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)  # wakes the thread blocked reading it
+        except OSError:
+            pass
 
 
 # Without a Celery worker (JOBS_IN_PROCESS) deliveries run on a few threads of their own, so a

@@ -267,6 +267,38 @@ def test_an_endless_answer_is_not_read(player, network, hooks_settings, receiver
     assert time.monotonic() - started < 3  # 6.5 GB were on offer
 
 
+def test_an_answer_dripped_slowly_is_cut_off(player, network, hooks_settings, django_capture_on_commit_callbacks):
+    """Each byte within the timeout, but the whole answer never: cut at twice the timeout."""
+    hooks_settings.WEBHOOK_TIMEOUT, hooks_settings.WEBHOOK_ALLOWED_HOSTS = 0.5, ["127.0.0.1"]
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+
+    def drip():
+        conn, _ = listener.accept()
+        conn.recv(65536)
+        try:
+            conn.sendall(b"HTTP/1.1 200 OK\r\n")
+            for _ in range(100):
+                time.sleep(0.2)
+                conn.sendall(b"X-Slow: y\r\n")
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    threading.Thread(target=drip, daemon=True).start()
+    started = time.monotonic()
+    try:
+        _notify_with_hook(player, f"http://127.0.0.1:{listener.getsockname()[1]}/",
+                          capture=django_capture_on_commit_callbacks)
+    finally:
+        listener.close()
+    delivery = WebhookDelivery.objects.get()
+    assert delivery.delivered_at is None and "no complete answer within 1 s" in delivery.last_error
+    assert time.monotonic() - started < 3
+
+
 def test_deliveries_are_jobs_on_their_own_queue():
     from config.celery import app
 
