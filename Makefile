@@ -24,11 +24,17 @@ run: install
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py demo_users
 	@trap 'kill 0' INT TERM EXIT; \
-	if [ -n "$$REDIS_URL" ]; then $(VENV)/bin/celery -A config worker --beat --loglevel=warning --concurrency=2 & fi; \
+	if [ -n "$$REDIS_URL" ]; then $(VENV)/bin/celery -A config worker --beat --loglevel=warning --concurrency=2 -Q celery & \
+	  $(WEBHOOK_WORKER) --loglevel=warning & fi; \
 	$(PY) manage.py serve --bind $(HOST) --port $(PORT)
 
+# Webhook deliveries have a queue and a worker of their own (threads: they mostly wait on the
+# network), so a receiver that never answers holds up no deadline or chance card.
+WEBHOOK_WORKER = $(VENV)/bin/celery -A config worker -Q webhooks -n webhooks@%h --pool=threads --concurrency=16
+
 worker: install
-	$(VENV)/bin/celery -A config worker --beat --loglevel=info
+	@trap 'kill 0' INT TERM EXIT; $(WEBHOOK_WORKER) --loglevel=info & \
+	$(VENV)/bin/celery -A config worker --beat --loglevel=info -Q celery
 
 # Browser tests drive a real Chromium: Debian's package where apt is at hand, else Playwright's.
 browser:

@@ -41,6 +41,17 @@ class ProfileForm(forms.ModelForm):
         labels = {"display_name": _("Display name"), "time_zone": _("Time zone"), "language": _("Language"),
                   "notify_email": _("Notify email")}
 
+    def clean_webhook_url(self):
+        from notifications import webhooks
+
+        url = self.cleaned_data["webhook_url"]
+        if url:
+            try:
+                webhooks.check(url)
+            except webhooks.Refused as exc:
+                raise forms.ValidationError(str(exc)) from None
+        return url
+
     def clean_reminder_hours(self):
         value = self.cleaned_data["reminder_hours"].strip()
         parts = [p.strip() for p in value.split(",") if p.strip()]

@@ -85,7 +85,9 @@ def env(redis: bool) -> dict:
     # Mail (turn notices) is kept in memory: the bench's players have no inboxes.
     out.update(DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=DATABASE_URL, DEBUG="0",
                LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1",
-               EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")
+               EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+               # The load test's few users keep hundreds of tabs open, all from loopback.
+               SOCKETS_PER_USER="100000", SOCKETS_PER_ADDRESS="100000")
     if redis:
         out["REDIS_URL"] = REDIS_URL
     return out

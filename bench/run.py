@@ -1,6 +1,6 @@
 """`make bench`: every figure of the benchmark suite, measured side by side in one run.
 
-    .venv/bin/python bench/run.py [--only engines,bots,catan_compare,queries,sweep,latency,pages,load] [--seconds 60]
+    .venv/bin/python bench/run.py [--only engines,bots,catan_compare,queries,sweep,latency,pages,load,socket_spam] [--seconds 60]
 
 Prints a table (name, value, unit, target, pass/fail) and writes bench/results.json. It drops
 and recreates its own database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1/bench)
@@ -27,7 +27,7 @@ sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != 
 from bench import common  # noqa: E402
 from bench.common import Figure  # noqa: E402
 
-PARTS = ("engines", "bots", "catan_compare", "queries", "sweep", "latency", "pages", "load")
+PARTS = ("engines", "bots", "catan_compare", "queries", "sweep", "latency", "pages", "load", "socket_spam")
 
 
 def table(figures: list[Figure]) -> str:
@@ -97,11 +97,12 @@ def main(argv=None) -> int:
         common.setup_django()
         part("sweep")
         part("queries")
-        if set(parts) & {"latency", "pages", "load"}:
+        if set(parts) & {"latency", "pages", "load", "socket_spam"}:
             with common.Servers() as servers:
                 part("latency", servers)
                 part("pages", servers)
                 part("load", servers, args.seconds, args.matches)
+                part("socket_spam", servers)
                 server_errors = servers.errors()
             if server_errors:
                 print("[bench] the servers logged errors:\n  " + "\n  ".join(server_errors[:20]), flush=True)

@@ -166,6 +166,27 @@ MATCH_CHANGED_LISTENERS: list[str] = ["notifications.listeners.match_changed"]
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")
 DIGEST_HOUR = int(env("DIGEST_HOUR", "7"))
 REMINDER_HORIZON_HOURS = 14 * 24
+# Webhooks (notifications/webhooks.py): only public addresses, on these ports, https only on a
+# secure site; the hosts listed here (host or host:port, e.g. a local test receiver) are exempt.
+WEBHOOK_ALLOWED_HOSTS = env_list("WEBHOOK_ALLOWED_HOSTS")
+WEBHOOK_PORTS = [int(p) for p in env_list("WEBHOOK_PORTS", "80,443")]
+WEBHOOK_HTTPS_ONLY = env_bool("SECURE", False)
+WEBHOOK_TIMEOUT = float(env("WEBHOOK_TIMEOUT", "5"))
+WEBHOOK_CA_CERTS = env("WEBHOOK_CA_CERTS") or None  # a CA bundle for receivers' certificates; unset: the system's
+# Deliveries are jobs of their own on the `webhooks` queue (a worker of its own consumes it);
+# without Celery they run on this many threads of the web process.
+WEBHOOK_THREADS = int(env("WEBHOOK_THREADS", "4"))
+CELERY_TASK_ROUTES = {"notifications.tasks.deliver_webhook": {"queue": "webhooks"}}
+
+# Match sockets (games/consumers.py): a message larger than this closes the socket (1009), more
+# than a burst and then a steady rate of messages too (4008); sockets open at once per user and
+# per address (4029 beyond).
+SOCKET_MAX_MESSAGE_BYTES = int(env("SOCKET_MAX_MESSAGE_BYTES", "4096"))
+SOCKET_MESSAGE_BURST = int(env("SOCKET_MESSAGE_BURST", "10"))
+SOCKET_MESSAGES_PER_SECOND = float(env("SOCKET_MESSAGES_PER_SECOND", "1"))
+SOCKETS_PER_USER = int(env("SOCKETS_PER_USER", "20"))
+SOCKETS_PER_ADDRESS = int(env("SOCKETS_PER_ADDRESS", "50"))
+SOCKET_COUNT_SECONDS = 6 * 3600  # a count not touched for this long is forgotten
 
 # Rated games a player needs before appearing on a leaderboard.
 LEADERBOARD_MIN_GAMES = int(env("LEADERBOARD_MIN_GAMES", "3"))

@@ -2,17 +2,34 @@
 then renders the live part for its own viewer, so nobody receives another seat's secrets.
 
 The consumer is asynchronous and renders on the thread pool: one slow render does not hold up
-every other socket of the process (a synchronous consumer shares a single thread)."""
+every other socket of the process (a synchronous consumer shares a single thread).
+
+A socket renders only what is new for its viewer: a version (or a lobby change, or a chat line)
+announced after its last render began. What the browser sends costs no render: at most the
+last part is sent again, and a socket that sends too much or too fast is closed (SOCKET_*
+settings); sockets per user and per address are bounded too (SOCKETS_PER_*)."""
 import asyncio
+import logging
+import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils import translation
 
 from games import panels, selectors
 from games.errors import ServiceError
 from games.live import group_name
+
+log = logging.getLogger(__name__)
+
+# Close codes a client is told: a message too large (the WebSocket standard's), too many
+# messages (a policy code of ours), too many sockets open (as HTTP's 429).
+CLOSE_TOO_BIG, CLOSE_TOO_FAST, CLOSE_TOO_MANY = 1009, 4008, 4029
+# Servers' clocks may differ this much: a change announced so close to a render is shown again.
+CLOCK_SLACK = 0.5
 
 
 def _in_pool(fn):
@@ -23,6 +40,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.sent = None
+        self.shown_version, self.live_rendered_at, self.chat_rendered_at = -1, 0.0, 0.0
+        self.closing, self.counted = False, []
+        self.allowance, self.allowance_at = float(settings.SOCKET_MESSAGE_BURST), time.monotonic()
         self.language = self._browser_language()
         self.lock = asyncio.Lock()
         try:
@@ -31,10 +51,48 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except ServiceError:
             await self.close(code=4403)
             return
+        if not await _in_pool(self._count_in)():
+            await self.close(code=CLOSE_TOO_MANY)
+            return
         await self.channel_layer.group_add(group_name(self.match_id), self.channel_name)
         await self.accept()
         # A (re)connecting browser catches up at once with whatever it missed.
         await self._send_live()
+
+    def _socket_keys(self):
+        user = self.scope.get("user")
+        keys = []
+        if user is not None and user.is_authenticated:
+            keys.append((f"sockets:user:{user.pk}", settings.SOCKETS_PER_USER))
+        client = self.scope.get("client") or (None,)
+        if client[0]:
+            keys.append((f"sockets:addr:{client[0]}", settings.SOCKETS_PER_ADDRESS))
+        return keys
+
+    def _count_in(self) -> bool:
+        """Count this socket against its user's and its address's limits; False if either is
+        full. The counts live in the cache (shared by every server with Redis) and expire, so a
+        crashed server's sockets are forgotten. If the cache is away, sockets are let in."""
+        try:
+            for key, limit in self._socket_keys():
+                cache.add(key, 0, settings.SOCKET_COUNT_SECONDS)
+                if cache.incr(key) > limit:
+                    cache.decr(key)
+                    self._count_out()
+                    return False
+                cache.touch(key, settings.SOCKET_COUNT_SECONDS)
+                self.counted.append(key)
+        except Exception:
+            log.warning("socket limits unavailable (cache error)", exc_info=True)
+        return True
+
+    def _count_out(self):
+        for key in self.counted:
+            try:
+                cache.decr(key)
+            except Exception:  # expired meanwhile, or the cache is away
+                pass
+        self.counted = []
 
     def _invite(self):
         query = self.scope.get("query_string", b"").decode()
@@ -55,15 +113,53 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
+        if getattr(self, "counted", None):
+            await _in_pool(self._count_out)()
 
     async def receive(self, text_data=None, bytes_data=None):
-        # Moves go through HTTP (one write path); a client message just asks for a refresh.
-        await self._send_live()
+        # Moves go through HTTP (one write path); a client message at most asks for the part it
+        # has again. Nothing it sends makes the server render.
+        if self.closing:
+            return
+        size = len(text_data) if text_data is not None else len(bytes_data or b"")
+        if text_data is not None and size <= settings.SOCKET_MAX_MESSAGE_BYTES:
+            size = len(text_data.encode())
+        if size > settings.SOCKET_MAX_MESSAGE_BYTES:
+            await self._refuse(CLOSE_TOO_BIG)
+        elif not self._allowed():
+            await self._refuse(CLOSE_TOO_FAST)
+        elif self.sent is not None:
+            await self.send(text_data=self.sent)
+
+    def _allowed(self) -> bool:
+        """A token bucket: SOCKET_MESSAGE_BURST messages at once, then SOCKET_MESSAGES_PER_SECOND."""
+        now = time.monotonic()
+        self.allowance = min(float(settings.SOCKET_MESSAGE_BURST),
+                             self.allowance + (now - self.allowance_at) * settings.SOCKET_MESSAGES_PER_SECOND)
+        self.allowance_at = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    async def _refuse(self, code):
+        self.closing = True
+        await self.close(code=code)
+        await _in_pool(self._count_out)()  # closed by us: it holds no place while the client lingers
 
     async def match_changed(self, event):
+        version, sent_at = event.get("version"), event.get("sent_at")
+        if self.closing or (version is not None and version < self.shown_version):
+            return  # an older version than the one shown
+        if version == self.shown_version and sent_at is not None and sent_at < self.live_rendered_at - CLOCK_SLACK:
+            return  # announced before the last render began reading: that render showed it
         await self._send_live()
 
     async def match_chat(self, event):
+        sent_at = event.get("sent_at")
+        if self.closing or (sent_at is not None and sent_at < self.chat_rendered_at - CLOCK_SLACK):
+            return
+        self.chat_rendered_at = time.time()
         html = await _in_pool(self._render_chat)()
         if html:
             await self.send(text_data=html)
@@ -71,10 +167,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _send_live(self):
         # One render at a time per socket, so an older state never overtakes a newer one.
         async with self.lock:
-            html = await _in_pool(self._render_live)()
-            if html is None:
+            started = time.time()
+            rendered = await _in_pool(self._render_live)()
+            if rendered is None:
+                self.closing = True
                 await self.close()
-            elif html != self.sent:  # seats filling up change the page without a new version
+                return
+            version, html = rendered
+            self.shown_version, self.live_rendered_at = version, started
+            if html != self.sent:  # seats filling up change the page without a new version
                 self.sent = html
                 await self.send(text_data=html)
 
@@ -83,7 +184,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             match = selectors.match_get(match_id=self.match_id)
         except ServiceError:
             return None
-        return panels.render_live(match, self.scope.get("user"), browser_language=self.language)
+        return match.version, panels.render_live(match, self.scope.get("user"), browser_language=self.language)
 
     def _render_chat(self):
         try:

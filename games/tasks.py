@@ -41,7 +41,7 @@ def after_match_finished(match_id):
     from django.utils.module_loading import import_string
 
     for path in settings.MATCH_FINISHED_LISTENERS:
-        import_string(path)(match_id=match_id)
+        _on_its_own(path, import_string(path), match_id=match_id)
 
 
 @shared_task(acks_late=True)
@@ -51,8 +51,22 @@ def after_match_changed(match_id, first_seq, last_seq, turn_passed_to=None):
     from django.utils.module_loading import import_string
 
     for path in settings.MATCH_CHANGED_LISTENERS:
-        import_string(path)(match_id=match_id, first_seq=first_seq, last_seq=last_seq,
-                            turn_passed_to=turn_passed_to)
+        _on_its_own(path, import_string(path), match_id=match_id, first_seq=first_seq, last_seq=last_seq,
+                    turn_passed_to=turn_passed_to)
+
+
+def _on_its_own(path, listener, **kwargs):
+    """One listener failing is logged and does not keep the next one from hearing the news (a
+    savepoint only inside a transaction: a listener's e-mails must not hold one open)."""
+    from contextlib import nullcontext
+
+    from django.db import connection, transaction
+
+    try:
+        with transaction.atomic() if connection.in_atomic_block else nullcontext():
+            listener(**kwargs)
+    except Exception:
+        log.exception("listener %s failed for %s", path, kwargs)
 
 
 def due_match_ids(now=None, limit=SWEEP_BATCH) -> tuple[list, list]:

@@ -1,5 +1,12 @@
-"""What the games' jobs tell this app, turned into notifications for the players concerned."""
+"""What the games' jobs tell this app, turned into notifications for the players concerned.
+
+Each notification is made on its own: one that fails (stored words an e-mail refuses, a
+player's broken profile) is logged, and every other player is still told."""
+import logging
+from contextlib import contextmanager, nullcontext
+
 from django.conf import settings
+from django.db import connection, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -9,6 +16,20 @@ from games.models import Match
 from games.selectors import seat_names
 from notifications.models import Notification, ReminderSent
 from notifications.services import notify, speaking_to
+
+log = logging.getLogger(__name__)
+
+
+@contextmanager
+def on_its_own(what: str):
+    """Run one notification on its own; a failure is logged and goes no further (a savepoint
+    when inside a transaction, so a failed query does not spoil the ones after it)."""
+    try:
+        with transaction.atomic() if connection.in_atomic_block else nullcontext():
+            yield
+    except Exception:
+        log.exception("could not notify %s", what)
+
 
 # Events that concern the seats they name beyond the one who acted.
 OFFER_EVENTS = {"offer"}
@@ -33,7 +54,8 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
             else:
                 continue
             for seat in told:
-                with speaking_to(seat.user):
+                with on_its_own(f"seat {seat.number} of match {match.pk} of event {row.seq}:{index}"), \
+                        speaking_to(seat.user):
                     said = engine.describe(event, names, lang=translation.get_language())
                     notify(user=seat.user, kind=note_kind, match=match, url=url,
                            key=f"{match.pk}:{row.seq}:{index}", text=f"{match}: {said}")
@@ -41,7 +63,7 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
             and turn_passed_to in match.turn_seats:
         seat = seats[turn_passed_to]
         if not seat.played_by_bot(match):
-            with speaking_to(seat.user):
+            with on_its_own(f"seat {seat.number} of match {match.pk} of its turn"), speaking_to(seat.user):
                 notify(user=seat.user, kind=Notification.TURN, match=match, url=url,
                        key=f"{match.pk}:turn:{match.turn_key}",
                        text=_("It is your turn in %(match)s.") % {"match": match})
@@ -54,7 +76,7 @@ def match_finished(*, match_id):
     ranks = {row["seat"]: row["rank"] for row in match.standings}
     for seat in match.seats.select_related("user__profile"):
         rank = ranks.get(seat.number)
-        with speaking_to(seat.user):
+        with on_its_own(f"seat {seat.number} of match {match.pk} of its end"), speaking_to(seat.user):
             if rank:
                 text = _("%(match)s has ended: you placed %(rank)s of %(players)s.") % {
                     "match": match, "rank": rank, "players": len(ranks)}
@@ -72,31 +94,36 @@ def send_reminders(now=None) -> int:
     sent = 0
     running = Match.objects.filter(status=Match.RUNNING, turn_deadline__gt=now, turn_deadline__lte=horizon)
     for match in running.prefetch_related("seats__user__profile"):
-        if not match.turn_seats:
-            continue
-        owner = next((s for s in match.seats.all() if s.number == match.turn_seats[0]), None)
-        if owner is None or owner.played_by_bot(match) or not hasattr(owner.user, "profile"):
-            continue
-        left = match.turn_deadline - now
-        # A threshold the turn began inside of says nothing new: with 1-hour turns, "about 1 hour
-        # left" would arrive with every turn. It is due only if the turn was a quarter longer.
-        length = match.turn_deadline - (match.turn_started_at or now)
-        due = [h for h in owner.user.profile.reminder_thresholds
-               if left <= timezone.timedelta(hours=h) and length > timezone.timedelta(hours=1.25 * h)]
-        if not due:
-            continue
-        done = set(ReminderSent.objects.filter(match=match, turn_key=match.turn_key).values_list("hours", flat=True))
-        fresh = [h for h in due if h not in done]
-        if not fresh:
-            continue
-        ReminderSent.objects.bulk_create([ReminderSent(match=match, turn_key=match.turn_key, hours=h) for h in fresh],
-                                         ignore_conflicts=True)
-        hours_left = max(1, round(left.total_seconds() / 3600))
-        with speaking_to(owner.user):
-            text = ngettext("About %(hours)s hour left for your turn in %(match)s.",
-                            "About %(hours)s hours left for your turn in %(match)s.", hours_left) % {
-                "hours": hours_left, "match": match}
-            notify(user=owner.user, kind=Notification.REMINDER, match=match, url=match.get_absolute_url(),
-                   key=f"{match.pk}:remind:{match.turn_key}:{min(fresh)}", text=text)
-        sent += 1
+        with on_its_own(f"the owner of the turn of match {match.pk} of a deadline"):
+            sent += _remind(match, now)
     return sent
+
+
+def _remind(match, now) -> int:
+    if not match.turn_seats:
+        return 0
+    owner = next((s for s in match.seats.all() if s.number == match.turn_seats[0]), None)
+    if owner is None or owner.played_by_bot(match) or not hasattr(owner.user, "profile"):
+        return 0
+    left = match.turn_deadline - now
+    # A threshold the turn began inside of says nothing new: with 1-hour turns, "about 1 hour
+    # left" would arrive with every turn. It is due only if the turn was a quarter longer.
+    length = match.turn_deadline - (match.turn_started_at or now)
+    due = [h for h in owner.user.profile.reminder_thresholds
+           if left <= timezone.timedelta(hours=h) and length > timezone.timedelta(hours=1.25 * h)]
+    if not due:
+        return 0
+    done = set(ReminderSent.objects.filter(match=match, turn_key=match.turn_key).values_list("hours", flat=True))
+    fresh = [h for h in due if h not in done]
+    if not fresh:
+        return 0
+    ReminderSent.objects.bulk_create([ReminderSent(match=match, turn_key=match.turn_key, hours=h) for h in fresh],
+                                     ignore_conflicts=True)
+    hours_left = max(1, round(left.total_seconds() / 3600))
+    with speaking_to(owner.user):
+        text = ngettext("About %(hours)s hour left for your turn in %(match)s.",
+                        "About %(hours)s hours left for your turn in %(match)s.", hours_left) % {
+            "hours": hours_left, "match": match}
+        notify(user=owner.user, kind=Notification.REMINDER, match=match, url=match.get_absolute_url(),
+               key=f"{match.pk}:remind:{match.turn_key}:{min(fresh)}", text=text)
+    return 1

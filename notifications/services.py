@@ -4,8 +4,7 @@ import hashlib
 import hmac
 import json
 import logging
-import urllib.error
-import urllib.request
+import re
 from datetime import timedelta
 
 from django.conf import settings
@@ -16,12 +15,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import Profile
+from notifications import webhooks
 from notifications.models import Notification, WebhookDelivery
 
 log = logging.getLogger(__name__)
 
-WEBHOOK_TIMEOUT = 5
 MAX_WEBHOOK_ATTEMPTS = 8
+# A delivery handed to the queue is not handed over again by the sweep for this long.
+WEBHOOK_LEASE = timedelta(minutes=10)
 
 
 def language_for(profile) -> str:
@@ -51,15 +52,28 @@ def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "") -
         return None
     if profile is not None and profile.notify_email == Profile.NOTIFY_EACH and user.email:
         # The text is in the player's language already; whatever the mail adds must be too.
-        with translation.override(language_for(profile)):
-            send_mail(f"[Tradewinds] {text[:80]}", f"{text}\n\n{_absolute(url)}\n", None, [user.email])
-        notification.emailed_at = timezone.now()
-        notification.save(update_fields=["emailed_at"])
+        # A mail that fails (a server away, a bad header) is logged and the digest's to send:
+        # the webhook below still goes, and so do the notifications after this one.
+        try:
+            with translation.override(language_for(profile)):
+                send_mail(subject_line(f"[Tradewinds] {text}"), f"{text}\n\n{_absolute(url)}\n", None,
+                          [user.email])
+        except Exception:
+            log.exception("could not email notification %s to user %s", notification.pk, user.pk)
+        else:
+            notification.emailed_at = timezone.now()
+            notification.save(update_fields=["emailed_at"])
     if profile is not None and profile.webhook_url:
         delivery = WebhookDelivery.objects.create(notification=notification, url=profile.webhook_url,
-                                                  next_try_at=timezone.now())
-        deliver(delivery)
+                                                  next_try_at=timezone.now() + WEBHOOK_LEASE)
+        queue_delivery(delivery.pk)
     return notification
+
+
+def subject_line(text: str, limit: int = 90) -> str:
+    """An e-mail subject from stored words: control characters (a newline in a match title
+    would be a header injection, refused by Django as BadHeaderError) become spaces."""
+    return re.sub(r"\s+", " ", re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", " ", text)).strip()[:limit]
 
 
 def _absolute(url: str) -> str:
@@ -71,25 +85,26 @@ def signature(secret: str, body: bytes) -> str:
 
 
 def deliver(delivery: WebhookDelivery) -> bool:
-    """POST the notification; on failure try again later, waiting twice as long each time."""
+    """POST the notification to the checked address; on failure try again later, waiting twice
+    as long each time. A URL the site refuses (see webhooks.check) is given up at once."""
     notification = delivery.notification
     profile = Profile.objects.get(user=notification.user)
     body = json.dumps({"kind": notification.kind, "text": notification.text, "url": _absolute(notification.url),
                        "match": notification.match_id, "created_at": notification.created_at.isoformat(),
                        "id": notification.pk}).encode()
-    request = urllib.request.Request(delivery.url, data=body, method="POST", headers={
-        "Content-Type": "application/json", "User-Agent": "Tradewinds-Webhook/1",
-        "X-Tradewinds-Signature": signature(profile.webhook_secret, body)})
+    headers = {"Content-Type": "application/json", "User-Agent": "Tradewinds-Webhook/1",
+               "X-Tradewinds-Signature": signature(profile.webhook_secret, body)}
     delivery.attempts += 1
+    refused = False
     try:
-        with urllib.request.urlopen(request, timeout=WEBHOOK_TIMEOUT) as response:
-            ok = 200 <= response.status < 300
-            error = "" if ok else f"HTTP {response.status}"
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        ok, error = False, str(exc)[:300]
+        ok, error = webhooks.post(delivery.url, body, headers, timeout=settings.WEBHOOK_TIMEOUT)
+    except webhooks.Refused as exc:
+        ok, error, refused = False, f"refused: {exc}", True
+    except Exception as exc:  # any failure of the receiver's is a failed attempt, never a crash
+        ok, error = False, f"{type(exc).__name__}: {exc}"
     if ok:
         delivery.delivered_at, delivery.next_try_at, delivery.last_error = timezone.now(), None, ""
-    elif delivery.attempts >= MAX_WEBHOOK_ATTEMPTS:
+    elif refused or delivery.attempts >= MAX_WEBHOOK_ATTEMPTS:
         delivery.next_try_at, delivery.last_error = None, f"gave up: {error}"[:300]
     else:
         delivery.next_try_at = timezone.now() + timedelta(seconds=30 * 2 ** (delivery.attempts - 1))
@@ -98,11 +113,57 @@ def deliver(delivery: WebhookDelivery) -> bool:
     return ok
 
 
+def deliver_by_id(delivery_id) -> bool:
+    delivery = WebhookDelivery.objects.select_related("notification").filter(
+        pk=delivery_id, delivered_at__isnull=True).first()
+    if delivery is None or delivery.next_try_at is None:
+        return False  # taken already, or given up
+    return deliver(delivery)
+
+
+def _deliver_on_thread(delivery_id):
+    from django.db import close_old_connections
+
+    try:
+        deliver_by_id(delivery_id)
+    except Exception:
+        log.exception("webhook delivery %s failed", delivery_id)
+    finally:
+        close_old_connections()
+
+
+def queue_delivery(delivery_id) -> None:
+    """Hand a delivery to its own job, after the commit: on the `webhooks` queue of Celery, or
+    without a worker on this process's webhook threads (WEBHOOK_THREADS=0: right here, which
+    tests use). Game jobs never wait for a receiver."""
+    from notifications import tasks
+
+    def hand_over():
+        try:
+            if not settings.JOBS_IN_PROCESS:
+                tasks.deliver_webhook.delay(delivery_id)
+            elif settings.WEBHOOK_THREADS:
+                webhooks.in_background(_deliver_on_thread, delivery_id)
+            else:
+                deliver_by_id(delivery_id)
+        except Exception:  # the broker away: the sweep hands it over again after the lease
+            log.warning("could not queue webhook delivery %s", delivery_id, exc_info=True)
+
+    transaction.on_commit(hand_over)
+
+
 def retry_webhooks(now=None) -> int:
+    """Hand the deliveries that are due to their jobs, each claimed for a while so the next
+    sweep does not hand it over twice."""
     now = now or timezone.now()
-    due = WebhookDelivery.objects.filter(delivered_at__isnull=True, next_try_at__lte=now).select_related(
-        "notification")[:200]
-    return sum(1 for delivery in due if deliver(delivery))
+    due = list(WebhookDelivery.objects.filter(delivered_at__isnull=True, next_try_at__lte=now)
+               .order_by("next_try_at").values_list("pk", "next_try_at")[:200])
+    queued = 0
+    for pk, next_try_at in due:
+        if WebhookDelivery.objects.filter(pk=pk, next_try_at=next_try_at).update(next_try_at=now + WEBHOOK_LEASE):
+            queue_delivery(pk)
+            queued += 1
+    return queued
 
 
 def send_digests(now=None) -> int:
@@ -113,27 +174,35 @@ def send_digests(now=None) -> int:
     now = now or timezone.now()
     sent = 0
     for profile in Profile.objects.filter(notify_email=Profile.NOTIFY_DIGEST).select_related("user"):
-        try:
-            local = now.astimezone(zoneinfo.ZoneInfo(profile.time_zone))
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            local = now
-        if local.hour < settings.DIGEST_HOUR or (profile.last_digest_at and now - profile.last_digest_at < timedelta(hours=20)):
-            continue
-        unread = list(Notification.objects.filter(user=profile.user, read_at__isnull=True, emailed_at__isnull=True)
-                      .order_by("created_at")[:100])
-        profile.last_digest_at = now
-        profile.save(update_fields=["last_digest_at"])
-        if not unread or not profile.user.email:
-            continue
-        lines = "\n".join(f"- {n.text} {_absolute(n.url)}" for n in unread)
-        with translation.override(language_for(profile)):
-            subject = ngettext("[Tradewinds] %(count)s thing since yesterday",
-                               "[Tradewinds] %(count)s things since yesterday", len(unread)) % {"count": len(unread)}
-            body = _("Since your last digest:") + f"\n\n{lines}\n"
-            send_mail(subject, body, None, [profile.user.email])
-        Notification.objects.filter(pk__in=[n.pk for n in unread]).update(emailed_at=now)
-        sent += 1
+        try:  # one player's failing digest is logged; everybody else's still goes
+            with transaction.atomic():
+                sent += _send_digest(profile, now, zoneinfo)
+        except Exception:
+            log.exception("could not send the digest of user %s", profile.user_id)
     return sent
+
+
+def _send_digest(profile, now, zoneinfo) -> int:
+    try:
+        local = now.astimezone(zoneinfo.ZoneInfo(profile.time_zone))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        local = now
+    if local.hour < settings.DIGEST_HOUR or (profile.last_digest_at and now - profile.last_digest_at < timedelta(hours=20)):
+        return 0
+    unread = list(Notification.objects.filter(user=profile.user, read_at__isnull=True, emailed_at__isnull=True)
+                  .order_by("created_at")[:100])
+    profile.last_digest_at = now
+    profile.save(update_fields=["last_digest_at"])
+    if not unread or not profile.user.email:
+        return 0
+    lines = "\n".join(f"- {n.text} {_absolute(n.url)}" for n in unread)
+    with translation.override(language_for(profile)):
+        subject = ngettext("[Tradewinds] %(count)s thing since yesterday",
+                           "[Tradewinds] %(count)s things since yesterday", len(unread)) % {"count": len(unread)}
+        body = _("Since your last digest:") + f"\n\n{lines}\n"
+        send_mail(subject_line(subject), body, None, [profile.user.email])
+    Notification.objects.filter(pk__in=[n.pk for n in unread]).update(emailed_at=now)
+    return 1
 
 
 def mark_read(*, user, notification_id=None) -> int:
