@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.fuldrigger",
+    "games.pirater",
     "community",
     "notifications",
 ]
