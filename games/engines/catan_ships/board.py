@@ -53,29 +53,20 @@ def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-class Geometry:
-    """Everything fixed by a board key, as tuples indexed by id."""
+class Frame:
+    """The positions of a set of hexes: corner and edge ids, adjacency and coordinates. Boards
+    of the same shape share one frame (cached), whatever their terrains."""
 
-    def __init__(self, key: str):
-        self.key = key
-        hex_part, _, harbour_part = key.partition("|")
-        hexes = []
-        for item in hex_part.split(";"):
-            q, r, letter, number = item.split(",")
-            hexes.append((int(q), int(r), LETTER_TERRAIN[letter], int(number)))
-        self.hexes = hexes
-        self.hex_count = len(hexes)
-        self.hex_at = {(q, r): i for i, (q, r, _, _) in enumerate(hexes)}
-        self.terrain = tuple(h[2] for h in hexes)
-        self.number = tuple(h[3] or None for h in hexes)
-        self.resource = tuple(TERRAIN_RESOURCE[h[2]] for h in hexes)
-        self.land = tuple(h[2] != "water" for h in hexes)
-        self.hex_xy = tuple(centre(h[0], h[1]) for h in hexes)
+    __slots__ = ("vertex_xy", "vertex_count", "hex_vertices", "edge_count", "edge_vertices",
+                 "edge_hexes", "edge_xy", "hex_edges", "vertex_hexes", "vertex_edges", "vertex_adjacent",
+                 "edge_adjacent")
 
+    def __init__(self, cells: tuple):
+        hex_xy = tuple(centre(q, r) for q, r in cells)
         # Corners, keyed by rounded position so that neighbouring hexes share them.
         corner_pos = {}
         hex_corner_keys = []
-        for (x, y) in self.hex_xy:
+        for (x, y) in hex_xy:
             keys = []
             for i in range(6):
                 angle = math.radians(60 * i - 90)
@@ -108,21 +99,11 @@ class Geometry:
         self.hex_edges = tuple(
             tuple(eid[(min(vs[i], vs[(i + 1) % 6]), max(vs[i], vs[(i + 1) % 6]))] for i in range(6))
             for vs in self.hex_vertices)
-        kinds = []
-        for hs in self.edge_hexes:
-            lands = sum(1 for h in hs if self.land[h])
-            kinds.append("land" if lands == 2 else "coast" if lands == 1 else "sea")
-        self.edge_kind = tuple(kinds)
-        self.edge_land_hexes = tuple(tuple(h for h in hs if self.land[h]) for hs in self.edge_hexes)
-        self.edge_water_hexes = tuple(tuple(h for h in hs if not self.land[h]) for hs in self.edge_hexes)
-
         v_hexes = [[] for _ in range(self.vertex_count)]
         for h, vs in enumerate(self.hex_vertices):
             for v in vs:
                 v_hexes[v].append(h)
         self.vertex_hexes = tuple(tuple(sorted(x)) for x in v_hexes)
-        self.vertex_land_hexes = tuple(tuple(h for h in hs if self.land[h]) for hs in self.vertex_hexes)
-        self.vertex_on_land = tuple(bool(x) for x in self.vertex_land_hexes)
         v_edges = [[] for _ in range(self.vertex_count)]
         for e, (a, b) in enumerate(self.edge_vertices):
             v_edges[a].append(e)
@@ -133,6 +114,49 @@ class Geometry:
         self.edge_adjacent = tuple(
             tuple(sorted({f for v in self.edge_vertices[e] for f in self.vertex_edges[v] if f != e}))
             for e in range(self.edge_count))
+
+    def other_end(self, e: int, v: int) -> int:
+        a, b = self.edge_vertices[e]
+        return b if a == v else a
+
+
+@lru_cache(maxsize=16)
+def _frame(cells: tuple) -> Frame:
+    return Frame(cells)
+
+
+class Geometry:
+    """Everything fixed by a board key, as tuples indexed by id."""
+
+    def __init__(self, key: str):
+        self.key = key
+        hex_part, _, harbour_part = key.partition("|")
+        hexes = []
+        for item in hex_part.split(";"):
+            q, r, letter, number = item.split(",")
+            hexes.append((int(q), int(r), LETTER_TERRAIN[letter], int(number)))
+        self.hexes = hexes
+        self.hex_count = len(hexes)
+        self.hex_at = {(q, r): i for i, (q, r, _, _) in enumerate(hexes)}
+        self.terrain = tuple(h[2] for h in hexes)
+        self.number = tuple(h[3] or None for h in hexes)
+        self.resource = tuple(TERRAIN_RESOURCE[h[2]] for h in hexes)
+        self.land = tuple(h[2] != "water" for h in hexes)
+        self.hex_xy = tuple(centre(h[0], h[1]) for h in hexes)
+
+        frame = _frame(tuple((q, r) for q, r, _, _ in hexes))
+        for name in Frame.__slots__:
+            setattr(self, name, getattr(frame, name))
+        kinds = []
+        for hs in self.edge_hexes:
+            lands = sum(1 for h in hs if self.land[h])
+            kinds.append("land" if lands == 2 else "coast" if lands == 1 else "sea")
+        self.edge_kind = tuple(kinds)
+        self.edge_land_hexes = tuple(tuple(h for h in hs if self.land[h]) for hs in self.edge_hexes)
+        self.edge_water_hexes = tuple(tuple(h for h in hs if not self.land[h]) for hs in self.edge_hexes)
+
+        self.vertex_land_hexes = tuple(tuple(h for h in hs if self.land[h]) for hs in self.vertex_hexes)
+        self.vertex_on_land = tuple(bool(x) for x in self.vertex_land_hexes)
         # Edges a road may take (at least one land side) and a ship may take (at least one water side).
         self.road_edge = tuple(k != "sea" and bool(self.edge_land_hexes[e]) for e, k in enumerate(kinds))
         self.ship_edge = tuple(bool(self.edge_water_hexes[e]) for e in range(self.edge_count))
@@ -170,6 +194,7 @@ class Geometry:
             for v in self.edge_vertices[e]:
                 v_harbour[v] = kind
         self.vertex_harbour = tuple(v_harbour)
+        self.harbour_corners = tuple((v, kind) for e, kind in harbours for v in self.edge_vertices[e])
         self.land_hexes = tuple(h for h in range(self.hex_count) if self.land[h])
 
     def other_end(self, e: int, v: int) -> int:

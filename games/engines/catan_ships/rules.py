@@ -144,11 +144,17 @@ def public_points(state: dict, seat: int) -> int:
         points += 2
     if state["army"] == seat:
         points += 2
-    return points + ship_points(state, seat)
+    if state["ships_variant"]:
+        points += ship_points(state, seat)
+    return points
 
 
 def total_points(state: dict, seat: int) -> int:
-    return public_points(state, seat) + hidden_points(state, seat)
+    points = public_points(state, seat)
+    for kind, _ in state["dev"][seat]:
+        if kind == "victory_point":
+            points += 1
+    return points
 
 
 def _at_own_shore(state, geo, e: int, seat: int, roads: bool) -> bool:
@@ -162,17 +168,25 @@ def _at_own_shore(state, geo, e: int, seat: int, roads: bool) -> bool:
 
 def rate(state: dict, seat: int, resource: str, geo=None) -> int:
     """Bank trade rate: 2 at an own harbour for that resource, 3 at an own 3:1 harbour, else 4."""
-    geo = geo or geometry(state["board"])
-    best = 4
+    return rates(state, seat, geo or geometry(state["board"]))[resource]
+
+
+def rates(state: dict, seat: int, geo) -> dict:
+    """The seat's bank trade rate for every resource."""
+    out = {"brick": 4, "lumber": 4, "wool": 4, "grain": 4, "ore": 4}
     owner = state["owner"]
-    for e, kind in geo.harbours:
-        for v in geo.edge_vertices[e]:
-            if owner[v] == seat:
-                if kind == resource:
-                    return 2
-                if kind == "3:1":
-                    best = 3
-    return best
+    generic = False
+    for v, kind in geo.harbour_corners:
+        if owner[v] == seat:
+            if kind == "3:1":
+                generic = True
+            else:
+                out[kind] = 2
+    if generic:
+        for r in RESOURCES:
+            if out[r] == 4:
+                out[r] = 3
+    return out
 
 
 def to_act(state: dict) -> list[int]:
@@ -373,16 +387,24 @@ def _legal_setup(state, geo) -> list[dict]:
             if state["roads"][e] < 0 and geo.road_edge[e]]
 
 
-def _robber_choices(state, geo, seat) -> list[tuple]:
+def _robber_choices(state, geo, seat, only=None) -> list[tuple]:
+    """(hex, victim) pairs for moving the robber: each land hex but its own, with each opponent
+    who has a building there and cards in hand, or None where there is nobody to rob."""
     out = []
     owner, hands = state["owner"], state["hands"]
-    for h in geo.land_hexes:
-        if h == state["robber"]:
+    robber = state["robber"]
+    for h in (geo.land_hexes if only is None else (only,)):
+        if h == robber:
             continue
-        victims = sorted({owner[v] for v in geo.hex_vertices[h]
-                          if owner[v] >= 0 and owner[v] != seat and sum(hands[owner[v]].values())})
+        victims = set()
+        for v in geo.hex_vertices[h]:
+            o = owner[v]
+            if o >= 0 and o != seat and o not in victims:
+                hand = hands[o]
+                if hand["brick"] or hand["lumber"] or hand["wool"] or hand["grain"] or hand["ore"]:
+                    victims.add(o)
         if victims:
-            out += [(h, v) for v in victims]
+            out += [(h, v) for v in sorted(victims)]
         else:
             out.append((h, None))
     return out
@@ -422,42 +444,54 @@ def _discard_bundles(hand: dict, n: int) -> list[dict]:
 
 def _build_actions(state, geo, seat) -> list[dict]:
     hand = state["hands"][seat]
+    brick, lumber, wool, grain, ore = hand["brick"], hand["lumber"], hand["wool"], hand["grain"], hand["ore"]
     built = state["pieces"][seat]
     out = []
-    if built[0] < ROADS and can_afford(hand, COST["road"]):
-        out += [{"type": "build_road", "edge": e} for e in _road_spots(state, geo, seat)]
-    if built[1] < SETTLEMENTS and can_afford(hand, COST["settlement"]):
-        out += [{"type": "build_settlement", "vertex": v} for v in _settlement_spots(state, geo, seat)]
-    if built[2] < CITIES and can_afford(hand, COST["city"]):
+    if brick and lumber:
+        if built[0] < ROADS:
+            out += [{"type": "build_road", "edge": e} for e in _road_spots(state, geo, seat)]
+        if wool and grain and built[1] < SETTLEMENTS:
+            out += [{"type": "build_settlement", "vertex": v} for v in _settlement_spots(state, geo, seat)]
+    if grain >= 2 and ore >= 3 and built[2] < CITIES:
+        city = state["city"]
         out += [{"type": "build_city", "vertex": v} for v, o in enumerate(state["owner"])
-                if o == seat and not state["city"][v]]
-    if state["ships_variant"] and can_afford(hand, COST["ship"]):
-        out += [{"type": "build_ship", "edge": e} for e in _ship_spots(state, geo, seat)]
-    if state["deck"] and can_afford(hand, COST["development"]):
-        out.append({"type": "buy_development"})
+                if o == seat and not city[v]]
+    if wool and grain:
+        if lumber and state["ships_variant"]:
+            out += [{"type": "build_ship", "edge": e} for e in _ship_spots(state, geo, seat)]
+        if ore and state["deck"]:
+            out.append({"type": "buy_development"})
     return out
 
 
 def _legal_main(state, geo, seat) -> list[dict]:
     out = _build_actions(state, geo, seat)
     hand = state["hands"][seat]
-    if not state["played_dev"]:
-        out += _knight_actions(state, geo, seat)
-        if _can_play_dev(state, seat, "road_building"):
+    if not state["played_dev"] and state["dev"][seat]:
+        turn = state["turn"]
+        playable = {k for k, t in state["dev"][seat] if t < turn}
+        if "knight" in playable:
+            out += _knight_actions(state, geo, seat)
+        if "road_building" in playable:
             out += [{"type": "play_road_building", "edges": pair} for pair in _road_pairs(state, geo, seat)]
-        if _can_play_dev(state, seat, "year_of_plenty"):
+        if "year_of_plenty" in playable:
             bank = state["bank"]
             for i, a in enumerate(RESOURCES):
                 for b in RESOURCES[i:]:
                     if bank[a] >= 1 + (a == b) and bank[b] >= 1:
                         out.append({"type": "play_year_of_plenty", "resources": [a, b]})
-        if _can_play_dev(state, seat, "monopoly"):
+        if "monopoly" in playable:
             out += [{"type": "play_monopoly", "resource": r} for r in RESOURCES]
     bank = state["bank"]
+    seat_rates = None
     for r in RESOURCES:
-        if hand[r] >= 2 and hand[r] >= rate(state, seat, r, geo):
-            out += [{"type": "bank_trade", "give": r, "get": g} for g in RESOURCES if g != r and bank[g]]
-    out += _offer_actions(state, seat)
+        if hand[r] >= 2:
+            if seat_rates is None:
+                seat_rates = rates(state, seat, geo)
+            if hand[r] >= seat_rates[r]:
+                out += [{"type": "bank_trade", "give": r, "get": g} for g in RESOURCES if g != r and bank[g]]
+    if state["offers"] or state["offers_made"] < MAX_OFFERS:
+        out += _offer_actions(state, seat)
     if state["ships_variant"]:
         out += _ship_main_actions(state, geo, seat)
     out.append({"type": "end_turn"})
@@ -495,11 +529,14 @@ def _offer_actions(state, seat) -> list[dict]:
     out += _answer_actions(state, seat)
     if state["offers_made"] < MAX_OFFERS:
         hand = state["hands"][seat]
-        if sum(hand.values()):
-            most = max(RESOURCES, key=lambda r: (hand[r], -RESOURCES.index(r)))
-            least = min(RESOURCES, key=lambda r: (hand[r], RESOURCES.index(r)))
-            if most != least:
-                out.append({"type": "offer", "give": {most: 1}, "get": {least: 1}, "to": None})
+        most = least = RESOURCES[0]
+        for r in RESOURCES:
+            if hand[r] > hand[most]:
+                most = r
+            if hand[r] < hand[least]:
+                least = r
+        if hand[most] and most != least:
+            out.append({"type": "offer", "give": {most: 1}, "get": {least: 1}, "to": None})
     return out
 
 
@@ -1078,7 +1115,7 @@ def _move_robber_to(w: Work, seat, action, events) -> None:
     if not geo.land[h] or h == s["robber"]:
         raise refuse("error.robber_spot")
     victim = action.get("steal_from")
-    choices = [v for hh, v in _robber_choices(s, geo, seat) if hh == h]
+    choices = [v for _, v in _robber_choices(s, geo, seat, only=h)]
     if victim not in choices:
         raise refuse("error.steal_from")
     s["robber"] = h
