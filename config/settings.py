@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "games",
     "games.fuldrigger",
     "games.pirater",
+    "games.catan_ships",
     "community",
     "notifications",
 ]

@@ -1,0 +1,58 @@
+// Catan with ships on the page. Every lit place on the board is a real button (or a small
+// list of buttons) in a form that htmx posts; without this file they are a plain list under
+// the board. This file lays them over the board at their places (data-x, data-y: percent of
+// the board), keeps at most one place's list open, and closes it on Escape or a click
+// elsewhere. It runs on each new live part (htmx.onLoad) and keeps no state outside it.
+(function () {
+  "use strict";
+
+  function place(root) {
+    root.querySelectorAll(".cs-board").forEach(function (board) {
+      var ratio = Number(board.getAttribute("data-ratio"));
+      if (ratio) board.style.setProperty("--ratio", ratio);
+      // One hex radius in percent of the board's width: the lit places are sized by it.
+      var units = Number(board.getAttribute("data-units"));
+      if (units) board.style.setProperty("--u", (100 / units) + "%");
+      var spots = board.querySelector(".cs-spots");
+      if (!spots) return;
+      spots.querySelectorAll("[data-x]").forEach(function (el) {
+        var x = Number(el.getAttribute("data-x")), y = Number(el.getAttribute("data-y"));
+        el.style.left = x + "%";
+        el.style.top = y + "%";
+        if (el.tagName === "DETAILS") {
+          el.classList.toggle("east", x > 60);
+          el.classList.toggle("south", y > 62);
+        }
+      });
+      spots.classList.add("placed");
+    });
+  }
+
+  function closeMenus(except) {
+    document.querySelectorAll(".cs-spot-menu[open]").forEach(function (d) {
+      if (d !== except) d.removeAttribute("open");
+    });
+  }
+
+  document.addEventListener("toggle", function (event) {
+    var d = event.target;
+    if (d.classList && d.classList.contains("cs-spot-menu") && d.open) closeMenus(d);
+  }, true);
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest(".cs-spot-menu")) closeMenus(null);
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    var open = document.querySelector(".cs-spot-menu[open]");
+    if (open) {
+      open.removeAttribute("open");
+      open.querySelector("summary").focus({preventScroll: true});
+    }
+  });
+
+  if (window.htmx) {
+    window.htmx.onLoad(place);
+  } else {
+    document.addEventListener("DOMContentLoaded", function () { place(document); });
+  }
+})();
