@@ -285,14 +285,26 @@ def _settlement_spots(state, geo, seat: int) -> list[int]:
 
 
 def road_length(state: dict, seat: int, geo=None) -> int:
-    """The longest simple trail of the seat's roads; an opponent's building breaks it."""
+    """The longest trail of the seat's roads (no edge twice); an opponent's building breaks it.
+
+    A longest trail can be taken to start at a network end: a corner with one or three of the
+    seat's roads, or an opponent's building. (A trail starting at a free corner with two roads
+    either extends there or is closed, and a closed trail can start at any of its corners with
+    three roads.) Only a component that is a plain ring has no end; its length is its size."""
     geo = geo or geometry(state["board"])
     roads, owner = state["roads"], state["owner"]
+    vertex_edges, edge_vertices = geo.vertex_edges, geo.edge_vertices
     mine = [e for e, o in enumerate(roads) if o == seat]
-    if not mine:
-        return 0
+    if len(mine) <= 1:
+        return len(mine)
+    degree: dict = {}
+    for e in mine:
+        for v in edge_vertices[e]:
+            degree[v] = degree.get(v, 0) + 1
+    ends = [v for v, d in degree.items() if d != 2 or (owner[v] >= 0 and owner[v] != seat)]
     best = 0
     used = set()
+    total = len(mine)
 
     def walk(v: int, length: int) -> None:
         nonlocal best
@@ -300,32 +312,39 @@ def road_length(state: dict, seat: int, geo=None) -> int:
             best = length
         if length and owner[v] >= 0 and owner[v] != seat:
             return
-        for f in geo.vertex_edges[v]:
+        for f in vertex_edges[v]:
             if roads[f] == seat and f not in used:
                 used.add(f)
-                walk(geo.other_end(f, v), length + 1)
+                a, b = edge_vertices[f]
+                walk(b if a == v else a, length + 1)
                 used.discard(f)
 
-    starts = set()
-    for e in mine:
-        starts.update(geo.edge_vertices[e])
-    # Start only at ends of the network (odd degree or a blocking building) when there are any;
-    # a closed network (all degrees even) is walked from every corner.
-    ends = []
-    for v in starts:
-        degree = sum(1 for f in geo.vertex_edges[v] if roads[f] == seat)
-        if degree != 2 or (owner[v] >= 0 and owner[v] != seat):
-            ends.append(v)
-    for v in sorted(ends or starts):
+    for v in sorted(ends):
         walk(v, 0)
-        if best == len(mine):
-            break
-    if ends and best < len(mine):
-        for v in sorted(starts):  # a cycle away from the ends may still be longer
-            walk(v, 0)
-            if best == len(mine):
-                break
+        if best == total:
+            return best
+    # Rings with no end anywhere in their component.
+    seen = set()
+    for v in sorted(ends):
+        _component(v, roads, seat, vertex_edges, edge_vertices, seen)
+    for e in mine:
+        if e not in seen:
+            ring: set = set()
+            _component(edge_vertices[e][0], roads, seat, vertex_edges, edge_vertices, ring)
+            seen |= ring
+            best = max(best, len(ring))
     return best
+
+
+def _component(v, roads, seat, vertex_edges, edge_vertices, seen: set) -> None:
+    stack = [v]
+    while stack:
+        u = stack.pop()
+        for f in vertex_edges[u]:
+            if roads[f] == seat and f not in seen:
+                seen.add(f)
+                a, b = edge_vertices[f]
+                stack.append(b if a == u else a)
 
 
 def _update_longest(w: Work, seats) -> list[dict]:
