@@ -663,8 +663,9 @@ def _legal_sail(state, geo, seat) -> list[dict]:
                 out += [{"type": "overboard", "ship": n, "resource": r} for r in RESOURCES if ship["cargo"].get(r)]
                 out.append({"type": "overboard", "ship": n, "resource": None})
             if p.get("settle"):
-                out += [{"type": "settle", "ship": n, "vertex": v} for v in p["settle"]
-                        if _free_for_settlement(state, geo, v)]
+                land = geo.edge_land_hexes[ship["edge"]][0]
+                still = _settle_vertices(state, geo, ship, land)
+                out += [{"type": "settle", "ship": n, "vertex": v} for v in p["settle"] if v in still]
                 out.append({"type": "settle", "ship": n, "vertex": None})
             if p.get("moves"):
                 index = state["ships"].index(ship)
@@ -991,13 +992,14 @@ def _settle(w: Work, seat, action, events) -> None:
         if v not in entry["settle"] or not _free_for_settlement(s, geo, v) or \
                 s["pieces"][seat][1] >= SETTLEMENTS:
             raise refuse("error.settlement_spot")
+        land = geo.edge_land_hexes[s["ships"][index]["edge"]][0]
+        if not _settle_vertices(s, geo, s["ships"][index], land):
+            raise refuse("error.cannot_settle")     # the hold changed since the roll
         ship = w.ship(index)
-        land = geo.edge_land_hexes[ship["edge"]][0]
         fourth = geo.resource[land]
         cargo = ship["cargo"]
+        # a ship holding the three is full (C7), so the fourth was never gathered into it
         used = {r: 1 for r in SETTLEMENT_GOODS if r != fourth}
-        if cargo.get(fourth):
-            used[fourth] = 1   # the fourth was gathered into the hold this roll
         bank = w.dict("bank")
         for r, n in used.items():
             cargo[r] -= n
