@@ -132,7 +132,7 @@ class Board:
         self.hex_by_id = {h["id"]: h for h in self.hexes}
         xs = [h["x"] for h in self.hexes] or [0]
         ys = [h["y"] for h in self.hexes] or [0]
-        pad = .12  # the hexes' own frame: the outer ring is water already
+        pad = .3  # the outer ring is water already; room for a ship or the pirate on its rim
         self.x0, self.y0 = min(xs) - SQRT3 / 2 - pad, min(ys) - 1 - pad
         self.w = max(xs) - min(xs) + SQRT3 + 2 * pad
         self.h = max(ys) - min(ys) + 2 + 2 * pad
@@ -239,8 +239,10 @@ def spots(board: Board, legal: list[dict], names) -> tuple[list[dict], list[dict
         if "steal_from" in a:
             short += " · " + (pgettext("catan", "steal from %(name)s") % {"name": _name(names, a["steal_from"])}
                               if a["steal_from"] is not None else pgettext("catan", "steal from nobody"))
-        spot["actions"].append({"action": a, "json": action_attr(a), "short": short,
-                                "label": _say(SPOT_WORDS[a["type"]], place=spot["place"], ship=a.get("ship", ""))})
+        label = _say(SPOT_WORDS[a["type"]], place=spot["place"], ship=a.get("ship", ""))
+        if "steal_from" in a:
+            label += " · " + short.split(" · ", 1)[1]
+        spot["actions"].append({"action": a, "json": action_attr(a), "short": short, "label": label})
     out = []
     for spot in places.values():
         spot["cls"] = " ".join(sorted(t.replace("_", "-") for t in spot.pop("types")))
@@ -320,8 +322,11 @@ def _forms(view: dict, legal: list[dict], me: dict | None, names, seat, board: B
         handled.add("bank_trade")
         gives = sorted({a["give"] for a in by_type["bank_trade"]}, key=RESOURCES.index)
         gets = sorted({a["get"] for a in by_type["bank_trade"]}, key=RESOURCES.index)
+        # The "get" list starts on something other than the first "give": trading a resource
+        # for itself is never what a player means.
+        first_get = next((r for r in gets if r != gives[0]), gets[0])
         forms["bank"] = {"give": [{"value": r, "words": resource_word(r)} for r in gives],
-                         "get": [{"value": r, "words": resource_word(r)} for r in gets]}
+                         "get": [{"value": r, "words": resource_word(r), "selected": r == first_get} for r in gets]}
     if "offer" in by_type:
         handled.add("offer")
         forms["offer"] = {"resources": [{"value": r, "words": resource_word(r), "have": hand.get(r, 0)} for r in RESOURCES],
