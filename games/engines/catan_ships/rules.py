@@ -191,6 +191,8 @@ def rates(state: dict, seat: int, geo) -> dict:
 
 def to_act(state: dict) -> list[int]:
     phase = state["phase"]
+    if phase in SINGLE or (phase == "main" and not state["offers"]):
+        return [state["current"]]
     if phase == "over":
         return []
     if phase == "discard":
@@ -209,6 +211,9 @@ def to_act(state: dict) -> list[int]:
                 seats.append(offer["from"])
         return seats
     return [state["current"]]
+
+
+SINGLE = frozenset(("setup", "roll", "robber", "pirate"))
 
 
 def _offer_targets(state: dict, offer: dict) -> list[int]:
@@ -793,7 +798,7 @@ def _place_road(w: Work, seat, action, events) -> None:
 
 def _roll(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
-    faces = dice.roll(s, 2)
+    faces = roll_two(s)
     total = faces[0] + faces[1]
     s["dice"] = faces
     s["rolled"] = True
@@ -813,6 +818,12 @@ def _roll(w: Work, seat, action, events) -> None:
         return
     overboard, settle = _produce(w, total, events)
     _start_sailing(w, total, overboard, settle, events)
+
+
+def roll_two(state: dict) -> list[int]:
+    """The turn's two dice from one draw (36 equally likely pairs); advances the counter."""
+    first, second = divmod(dice.draw(state, 36), 6)
+    return [first + 1, second + 1]
 
 
 def _produce(w: Work, total: int, events: list) -> tuple[dict, dict]:

@@ -130,9 +130,7 @@ def seven_state():
     s.update(phase="roll", rolled=False, dice=None)
     for draws in range(500):
         trial = dict(s, draws=draws)
-        w = rules.Work(trial)
-        faces = rules.dice.roll(w.s, 2)
-        if sum(faces) == 7:
+        if sum(rules.roll_two(dict(trial))) == 7:
             return dict(s, draws=draws)
     raise AssertionError("no seven")
 
