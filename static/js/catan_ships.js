@@ -28,6 +28,23 @@
     });
   }
 
+  // After an action posted from this page, the live part is new and the focus would fall back
+  // to the top: put it on the next lit place (or the turn's first button) instead, without
+  // scrolling, so a keyboard player carries on where they were.
+  var posted = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    posted = !!(event.target.closest && event.target.closest("#cs-live"));
+  });
+
+  function refocus(root) {
+    if (!posted) return;
+    posted = false;
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    var next = root.querySelector(".cs-spots.placed .cs-spot, .cs-actions button");
+    if (next) next.focus({preventScroll: true});
+  }
+
   function closeMenus(except) {
     document.querySelectorAll(".cs-spot-menu[open]").forEach(function (d) {
       if (d !== except) d.removeAttribute("open");
@@ -51,7 +68,10 @@
   });
 
   if (window.htmx) {
-    window.htmx.onLoad(place);
+    window.htmx.onLoad(function (root) {
+      place(root);
+      refocus(root);
+    });
   } else {
     document.addEventListener("DOMContentLoaded", function () { place(document); });
   }

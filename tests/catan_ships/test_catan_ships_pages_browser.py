@@ -1,6 +1,6 @@
 """Catan with ships in a real Chromium: three players meet in the lobby (one creates the match,
-two join), make every setup placement by clicking a lit corner and a lit edge — two at 1366×900,
-one tapping on a 390×844 phone — play a few turns by clicks, and then, all three gone absent
+two join), make every setup placement by clicking a lit corner and a lit edge — two at 1366×900 (one
+placement by keyboard alone), one tapping on a 390×844 phone — play a few turns by clicks, and then, all three gone absent
 with bots covering, the game runs to its end on the server and the winner appears live on the
 desktop and on the phone. No page logs a JavaScript error, the phone never scrolls sideways.
 Screenshots land in tests/artifacts/."""
@@ -114,7 +114,7 @@ def test_three_players_set_up_by_clicking_then_bots_play_to_the_winner(people):
     no_sideways_scroll(bo)
 
     # Setup: every placement by clicking a lit corner, then a lit edge (snake order).
-    placements = 0
+    placements, by_keyboard = 0, False
     while match.state["phase"] == "setup":
         person = by_seat[match.turn_seats[0]]
         kind = {a["type"] for a in ENGINE.legal_actions(match.state, match.turn_seats[0])}
@@ -125,10 +125,23 @@ def test_three_players_set_up_by_clicking_then_bots_play_to_the_winner(people):
             "cs-spot k-vertex" if kind == {"place_settlement"} else "cs-spot k-edge")
         if placements in (0, 1) or (person is bo and placements < 6):
             person.shot(f"setup-{placements:02d}")
+        if not by_keyboard and not person.touch and kind == {"place_settlement"} and placements >= 2:
+            # By keyboard: Tab to a lit corner, Enter; the focus moves on to a lit edge by the
+            # new settlement, and Enter places the road.
+            before = match.version
+            person.page.focus(".cs-spots.placed .cs-spot")
+            person.page.keyboard.press("Enter")
+            person.page.wait_for_selector(f'#match-live[data-version="{before + 1}"]')
+            assert person.page.evaluate("document.activeElement.className").startswith("cs-spot k-edge")
+            person.page.keyboard.press("Enter")
+            person.page.wait_for_selector(f'#match-live[data-version="{before + 2}"]')
+            by_keyboard, placements = True, placements + 2
+            match.refresh_from_db()
+            continue
         act_by_click(person, match)
         placements += 1
         match.refresh_from_db()
-    assert placements == 12
+    assert placements == 12 and by_keyboard
     view = ENGINE.view(match.state, None)
     assert len(view["buildings"]) == 6 and len(view["roads"]) == 6
     # Everyone's board shows every piece, live.
