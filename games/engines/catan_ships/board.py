@@ -196,13 +196,20 @@ class Geometry:
         self.vertex_harbour = tuple(v_harbour)
         self.harbour_corners = tuple((v, kind) for e, kind in harbours for v in self.edge_vertices[e])
         self.land_hexes = tuple(h for h in range(self.hex_count) if self.land[h])
+        self._drawing = None
 
     def other_end(self, e: int, v: int) -> int:
         a, b = self.edge_vertices[e]
         return b if a == v else a
 
     def drawing(self) -> dict:
-        """The board as the view shows it: every coordinate ready to draw."""
+        """The board as the view shows it: every coordinate ready to draw (a fresh copy each
+        time, made from one computed once per board)."""
+        if self._drawing is None:
+            self._drawing = self._draw()
+        return {name: [dict(item) for item in items] for name, items in self._drawing.items()}
+
+    def _draw(self) -> dict:
         hexes = []
         for h, (q, r, terrain, number) in enumerate(self.hexes):
             x, y = self.hex_xy[h]
