@@ -373,7 +373,7 @@ def _update_longest(w: Work, seats) -> list[dict]:
 # --- legal actions ---------------------------------------------------------------------------
 
 def legal_actions(state: dict, seat) -> list[dict]:
-    if seat not in to_act(state):
+    if type(seat) is not int or seat not in to_act(state):
         return []
     phase = state["phase"]
     geo = geometry(state["board"])
@@ -602,6 +602,8 @@ def _ship_spots(state, geo, seat) -> list[int]:
 
 
 def _ship_index(state, seat, number) -> int:
+    if type(number) is not int:
+        raise refuse("error.no_such_ship", number=number)
     for i, s in enumerate(state["ships"]):
         if s["seat"] == seat and s["number"] == number:
             return i
@@ -696,7 +698,7 @@ def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
         if state["phase"] == "over":
             raise refuse("error.game_over")
         raise refuse("error.not_now", action=kind)
-    if seat not in to_act(state):
+    if type(seat) is not int or seat not in to_act(state):
         raise refuse("error.not_your_turn")
     w = Work(state)
     events: list[dict] = []

@@ -425,3 +425,16 @@ def test_a_win_reveals_hidden_victory_points_in_the_players_own_turn():
     assert ENGINE.view(s, 1)["players"][0]["hidden_points"] == 1
     assert ENGINE.standings(s)[0]["seat"] == 0
 
+
+
+def test_refusals_for_bad_input_change_nothing():
+    s = empty_board()
+    before = copy.deepcopy(s)
+    for seat, action in ((True, {"type": "end_turn"}), (None, {"type": "end_turn"}), (1, {"type": "end_turn"}),
+                         (0, {"type": "build_road", "edge": "3"}), (0, {"type": "build_road", "edge": True}),
+                         (0, {"type": "bank_trade", "give": "gold", "get": "ore"}),
+                         (0, {"type": "offer", "give": {"ore": -1}, "get": {"wool": 1}}),
+                         (0, {"type": "unload", "ship": True}), (0, {"type": "roll"}), (0, "end_turn")):
+        with pytest.raises(IllegalAction):
+            act(s, seat, action)
+    assert s == before
