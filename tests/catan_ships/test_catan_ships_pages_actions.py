@@ -1,13 +1,14 @@
 """Every legal action can be played from the page: as a lit place on the board, a button, or
 one of the forms for open-ended choices (bank trade, offers, discards, year of plenty,
-monopoly); and every button posts a legal action. Checked on states all along a random game
-with ships and one without."""
+monopoly); and every button posts a legal action. Checked on states all along random games:
+with ships and without, and with five players (the special building phase)."""
 import html
 import json
 
 import pytest
 
 from games import panels
+from tests.conftest import make_user
 from tests.catan_ships.catan_pages_support import (
     ENGINE, new_match, offered, set_state, states_of_a_playout, users_by_seat,
 )
@@ -28,12 +29,14 @@ def sampled(states):
             yield state, seat, legal
 
 
-@pytest.mark.parametrize("ships", [True, False])
-def test_every_legal_action_is_on_the_page_and_every_button_is_legal(ships, player, opponent, outsider):
-    match = new_match(player, opponent, outsider, options={"ships": ships})
+@pytest.mark.parametrize("ships,players", [(True, 3), (False, 3), (True, 5)])
+def test_every_legal_action_is_on_the_page_and_every_button_is_legal(ships, players, player, opponent, outsider):
+    more = [make_user(f"sailor{n}") for n in range(players - 3)]
+    match = new_match(player, opponent, outsider, *more, options={"ships": ships})
     users = users_by_seat(match)
     types = set()
-    for state, seat, legal in sampled(states_of_a_playout(seed=f"actions-{ships}", options={"ships": ships})):
+    for state, seat, legal in sampled(states_of_a_playout(players=players, seed=f"actions-{ships}",
+                                                          options={"ships": ships})):
         match = set_state(match, state)
         page = panels.render_live(match, users[seat])
         buttons = offered(page)
@@ -50,6 +53,8 @@ def test_every_legal_action_is_on_the_page_and_every_button_is_legal(ships, play
     assert {"place_settlement", "place_road", "roll", "build_road", "end_turn", "move_robber"} <= types
     if ships:
         assert {"build_ship", "load", "sail"} <= types
+    if players > 4:
+        assert "pass" in types   # the special building phase
 
 
 def test_a_form_for_an_open_choice_posts_a_legal_action(player, opponent, outsider):
