@@ -27,7 +27,7 @@ sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != 
 from bench import common  # noqa: E402
 from bench.common import Figure  # noqa: E402
 
-PARTS = ("engines", "bots", "queries", "sweep", "latency", "pages", "load")
+PARTS = ("engines", "bots", "catan", "queries", "sweep", "latency", "pages", "load")
 
 
 def table(figures: list[Figure]) -> str:
@@ -88,8 +88,9 @@ def main(argv=None) -> int:
 
     part("engines")
     part("bots")
+    part("catan")
 
-    if set(parts) - {"engines", "bots"}:
+    if set(parts) - {"engines", "bots", "catan"}:
         print("[bench] fresh database, migrations, static files…", flush=True)
         common.fresh_database()
         common.flush_redis()
