@@ -9,6 +9,7 @@ from games.engines.catan_ships import rules
 from games.engines.catan_ships.board import RESOURCES, geometry
 from games.engines.catan_ships.book import WORDS
 from games.engines.catan_ships.state import CITIES, OPTIONS, ROADS, SETTLEMENTS, SHIPS
+from games.engines.words import language
 
 
 def view(state: dict, seat=None) -> dict:
@@ -125,18 +126,16 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
     for name in ("number", "count", "points", "length", "round"):
         if name in event:
             fields[name] = event[name]
-    if kind == "win":
-        fields["points"] = event.get("points", "")
-    text = WORDS.books.get(lang if lang in WORDS.books else "en", {}).get(key) or WORDS.books["en"][key]
-    try:
-        return text.format(**fields)
-    except (KeyError, IndexError):
-        return WORDS.say(key, "en", **{k: fields.get(k, "") for k in _field_names(WORDS.books["en"][key])})
+    book = WORDS.books[language(lang)]
+    text = book.get(key) or WORDS.books["en"][key]
+    return text.format_map(_Blank(fields))
 
 
-def _field_names(text: str) -> list[str]:
-    import string
-    return [name for _, name, _, _ in string.Formatter().parse(text) if name]
+class _Blank(dict):
+    """Fields an event lacks read as nothing rather than failing the whole line."""
+
+    def __missing__(self, name):
+        return ""
 
 
 __all__ = ["describe", "options", "standings", "view", "RESOURCES"]
