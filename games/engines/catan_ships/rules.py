@@ -171,10 +171,25 @@ def rate(state: dict, seat: int, resource: str, geo=None) -> int:
     return rates(state, seat, geo or geometry(state["board"]))[resource]
 
 
+_RATES: dict = {}
+
+
 def rates(state: dict, seat: int, geo) -> dict:
-    """The seat's bank trade rate for every resource."""
-    out = {"brick": 4, "lumber": 4, "wool": 4, "grain": 4, "ore": 4}
+    """The seat's bank trade rate for every resource (a copy).
+
+    Remembered per seat for the last corner list seen: states share that list until a building
+    changes it (apply copies before it writes), so the same list means the same harbours."""
     owner = state["owner"]
+    hit = _RATES.get(seat)
+    if hit is not None and hit[0] is owner and hit[1] is geo:
+        return dict(hit[2])
+    out = _rates(owner, seat, geo)
+    _RATES[seat] = (owner, geo, out)
+    return dict(out)
+
+
+def _rates(owner: list, seat: int, geo) -> dict:
+    out = {"brick": 4, "lumber": 4, "wool": 4, "grain": 4, "ore": 4}
     generic = False
     for v, kind in geo.harbour_corners:
         if owner[v] == seat:
@@ -201,13 +216,15 @@ def to_act(state: dict) -> list[int]:
         return [state["sailing"]["queue"][0]]
     if phase == "special_build":
         return [state["special"][0]]
-    if phase == "main" and state["offers"]:
+    if phase == "main":
         seats = [state["current"]]
+        players = state["players"]
         for offer in state["offers"]:
-            for s in _offer_targets(state, offer):
-                if str(s) not in offer["answers"] and s not in seats:
+            answers = offer["answers"]
+            for s in (offer["to"] if offer["to"] is not None else range(players)):
+                if s != offer["from"] and s not in seats and str(s) not in answers:
                     seats.append(s)
-            if offer["from"] not in seats and "accept" in offer["answers"].values():
+            if offer["from"] not in seats and "accept" in answers.values():
                 seats.append(offer["from"])
         return seats
     return [state["current"]]
