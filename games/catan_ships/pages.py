@@ -78,6 +78,20 @@ BUTTON_WORDS = {
     "end_sailing": pgettext_lazy("catan action", "Done sailing"),
     "pass": pgettext_lazy("catan action", "Pass"),
 }
+# What the lit places are for, by phase (the panel's hint while any are lit).
+HINT_WORDS = {
+    "setup": pgettext_lazy("catan hint", "Place a settlement on a lit corner, then a road on a lit edge beside it."),
+    "robber": pgettext_lazy("catan hint", "Move the robber to a lit hex; where several players could be robbed, choose whom."),
+    "pirate": pgettext_lazy("catan hint", "Move the pirate to a lit edge, or leave it where it is."),
+    "sail": pgettext_lazy("catan hint", "The wind of %(number)s: sail your ship to a lit edge, or let it stay."),
+}
+COSTS = (  # what each piece costs, for the panel's reminder
+    ("road", pgettext_lazy("catan piece", "Road"), ("brick", "lumber")),
+    ("settlement", pgettext_lazy("catan piece", "Settlement"), ("brick", "lumber", "wool", "grain")),
+    ("city", pgettext_lazy("catan piece", "City"), ("grain", "grain", "ore", "ore", "ore")),
+    ("development", pgettext_lazy("catan piece", "Development card"), ("wool", "grain", "ore")),
+    ("ship", pgettext_lazy("catan piece", "Ship"), ("wool", "lumber", "grain")),
+)
 HEX_R = 1.0
 SQRT3 = math.sqrt(3)
 
@@ -345,7 +359,7 @@ def _forms(view: dict, legal: list[dict], me: dict | None, names, seat, board: B
         forms["monopoly"] = [{"value": r, "words": resource_word(r)} for r in RESOURCES]
     # Ship and offer actions, and any board action without a place (stay, decline, leave the
     # pirate), become labelled buttons in their own lists.
-    ship_buttons, offer_buttons, other, knights, road_building = [], {}, [], [], []
+    ship_buttons, offer_buttons, other, knights, road_building, counters = [], {}, [], [], [], {}
     for a in legal:
         t = a.get("type")
         if t in handled or _target(a) is not None and t in SPOT_WORDS and t != "play_knight":
@@ -357,12 +371,15 @@ def _forms(view: dict, legal: list[dict], me: dict | None, names, seat, board: B
             road_building.append({"json": action_attr(a), "words": words})
         elif t in ("answer", "confirm", "withdraw"):
             offer_buttons.setdefault(a.get("offer"), []).append({"json": action_attr(a), "words": words})
+            if t == "answer" and not a.get("accept"):  # a counter-offer declines with terms of one's own
+                counters[a["offer"]] = action_attr({"type": "answer", "offer": a["offer"], "accept": False})
         elif t in ("load", "unload", "ship_trade", "overboard", "sail", "settle", "end_sailing"):
             ship_buttons.append({"json": action_attr(a), "words": words})
         else:
             other.append({"json": action_attr(a), "words": words})
     forms.update(ship_buttons=ship_buttons, offer_buttons=offer_buttons, other=other, knights=knights,
-                 road_building=road_building)
+                 road_building=road_building, counters=counters,
+                 resources=[{"value": r, "words": resource_word(r), "have": hand.get(r, 0)} for r in RESOURCES])
     return forms
 
 
@@ -443,6 +460,15 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
     cards = [{"kind": c["kind"], "words": CARD_WORDS.get(c["kind"], c["kind"]), "new": c.get("new")}
              for c in (me or {}).get("dev_cards", [])]
     discarding = [{"name": _name(names, int(k)), "count": n} for k, n in (view.get("discarding") or {}).items()]
+    hint = None
+    if my_turn and on_board:
+        words = HINT_WORDS.get(view["phase"])
+        if words is not None:
+            hint = str(words) % {"number": sum(view["dice"]) if view.get("dice") else ""} if "%(" in str(words) else str(words)
+        else:
+            hint = pgettext("catan", "Choose a lit place on the board.")
+    costs = [{"words": w, "resources": [{"resource": x, "words": resource_word(x)} for x in r]} for key, w, r in COSTS
+             if key != "ship" or view.get("ships_variant")]
     return {
         "viewbox": board.viewbox, "ratio": _r(board.w / board.h), "units": _r(board.w),
         "hexes": _hexes(board),
@@ -458,7 +484,7 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
         "current_colour": _colour(colours, current),
         "players": players, "me": me, "hand": hand, "cards": cards, "offers": offers,
         "logbook": logbook, "goal": view.get("goal"), "ships_variant": view.get("ships_variant"),
-        "discarding": discarding, "bank": [{"words": resource_word(r), "resource": r, "count": (view.get("bank") or {}).get(r, 0)}
+        "discarding": discarding, "hint": hint, "costs": costs if me else [], "bank": [{"words": resource_word(r), "resource": r, "count": (view.get("bank") or {}).get(r, 0)}
                                            for r in RESOURCES],
         "development_left": view.get("development_left"),
         "winner": {"name": _name(names, winner), "colour": _colour(colours, winner)} if winner is not None else None,

@@ -31,7 +31,7 @@ def test_setup_lights_every_legal_corner_for_the_seat_to_act_only(player, oppone
     assert page.count("<polygon ") == len(view["board"]["hexes"])
     assert page.count('class="cs-spot k-vertex') == len(legal)
     assert sorted(map(json.dumps, offered(page))) == sorted(map(json.dumps, legal))
-    assert "Choose a lit place on the board." in page
+    assert "Place a settlement on a lit corner, then a road on a lit edge beside it." in page
     for other in [u for s, u in users.items() if s != first] + [staff]:
         body = client_for(other).get(match.get_absolute_url()).content.decode()
         assert "cs-spot" not in body and offered(body) == []

@@ -1,6 +1,7 @@
 """Trading between players on the page: the offer form makes the offer, the others read it and
 answer with its buttons, the offerer confirms with one who accepted, and the hands change; the
 replay of a finished match draws the board as it was."""
+import html
 import json
 
 from django.urls import reverse
@@ -62,6 +63,33 @@ def test_an_offer_made_with_the_form_is_answered_and_confirmed_on_the_page(playe
     match.refresh_from_db()
     assert match.state["hands"][me]["wool"] == 1 and match.state["hands"][me]["brick"] == 1
     assert match.state["hands"][other]["brick"] == 1 and match.state["hands"][other]["wool"] == 0
+
+
+def test_a_counter_offer_declines_with_terms_of_ones_own(player, opponent, outsider):
+    match = play_until(new_match(player, opponent, outsider), lambda s: s["phase"] == "main")
+    users = users_by_seat(match)
+    me = match.state["current"]
+    other = (me + 1) % 3
+    hands = [dict(EMPTY) for _ in range(3)]
+    hands[me]["brick"], hands[me]["grain"], hands[other]["ore"] = 2, 1, 1
+    match = set_state(match, dict(match.state, hands=hands))
+    assert post(users[me], match, {"action": '{"to":null,"type":"offer"}', "a.give.brick": "1",
+                                   "a.get.wool": "1"}).status_code == 200
+    match.refresh_from_db()
+    offer = match.state["offers"][0]["id"]
+    page = client_for(users[other]).get(match.get_absolute_url()).content.decode()
+    base = '{"accept":false,"offer":%d,"type":"answer"}' % offer
+    assert f"<input type=\"hidden\" name=\"action\" value='{base}'>" in html.unescape(page)
+    assert 'name="a.counter.give.ore"' in page and 'name="a.counter.get.grain"' in page
+    response = post(users[other], match, {"action": base, "a.counter.give.ore": "1", "a.counter.get.grain": "1"})
+    assert response.status_code == 200, response.content.decode()[:300]
+    match.refresh_from_db()
+    counter = [o for o in ENGINE.view(match.state, None)["offers"] if o["from"] == other]
+    assert counter and counter[0]["give"] == {"ore": 1} and counter[0]["get"] == {"grain": 1}
+    assert counter[0]["to"] == [me]
+    # The offerer reads the counter-offer and may accept it.
+    page = client_for(users[me]).get(match.get_absolute_url()).content.decode()
+    assert {"type": "answer", "offer": counter[0]["id"], "accept": True} in offered(page)
 
 
 def test_the_replay_of_a_finished_match_draws_the_board_as_it_was(player, opponent, outsider, staff):
