@@ -461,6 +461,8 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
              for c in (me or {}).get("dev_cards", [])]
     discarding = [{"name": _name(names, int(k)), "count": n} for k, n in (view.get("discarding") or {}).items()]
     hint = None
+    if my_turn and seat != current and view["phase"] == "main":
+        hint = pgettext("catan hint", "An offer waits for your answer.")
     if my_turn and on_board:
         words = HINT_WORDS.get(view["phase"])
         if words is not None:
@@ -481,6 +483,7 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
         "phase": view["phase"], "phase_words": PHASE_WORDS.get(view["phase"], view["phase"]),
         "dice": view.get("dice"), "dice_total": sum(view["dice"]) if view.get("dice") else None,
         "current_name": _name(names, current) if current is not None else None,
+        "you_current": seat is not None and seat == current,
         "current_colour": _colour(colours, current),
         "players": players, "me": me, "hand": hand, "cards": cards, "offers": offers,
         "logbook": logbook, "goal": view.get("goal"), "ships_variant": view.get("ships_variant"),
