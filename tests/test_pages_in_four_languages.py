@@ -108,7 +108,8 @@ def sentences(texts) -> set[str]:
     return out
 
 
-NOT_WORDS = re.compile(r"[0-9a-f]{32,}|\S+/\S+|^GET |^POST |^Authorization: ")  # seeds, time zones, API calls
+# seeds, time zones, API calls, code names (a game's "catan_ships" in the admin's list)
+NOT_WORDS = re.compile(r"[0-9a-f]{32,}|\S+/\S+|^GET |^POST |^Authorization: |^[a-z]+(?:_[a-z]+)+$")
 
 
 def english_left(english: set, translated: set) -> set:
