@@ -28,17 +28,17 @@
     });
   }
 
-  // After an action posted from this page, the live part is new and the focus would fall back
-  // to the top: put it on the next lit place (or the turn's first button) instead, without
+  // The live part is replaced after every action, by the action's answer and again by the
+  // socket: focus inside it would fall back to the top of the page. While the player is working
+  // in it, put the focus on the next lit place (or the turn's first button) instead, without
   // scrolling, so a keyboard player carries on where they were.
-  var posted = false;
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    posted = !!(event.target.closest && event.target.closest("#cs-live"));
+  var inLive = false;
+  document.addEventListener("focusin", function (event) {
+    inLive = !!(event.target.closest && event.target.closest("#cs-live"));
   });
 
   function refocus(root) {
-    if (!posted) return;
-    posted = false;
+    if (!inLive) return;
     var active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;
     var next = root.querySelector(".cs-spots.placed .cs-spot, .cs-actions button");

@@ -132,7 +132,8 @@ def test_three_players_set_up_by_clicking_then_bots_play_to_the_winner(people):
             person.page.focus(".cs-spots.placed .cs-spot")
             person.page.keyboard.press("Enter")
             person.page.wait_for_selector(f'#match-live[data-version="{before + 1}"]')
-            assert person.page.evaluate("document.activeElement.className").startswith("cs-spot k-edge")
+            person.page.wait_for_function(
+                "document.activeElement.className.startsWith('cs-spot k-edge')", timeout=5000)
             person.page.keyboard.press("Enter")
             person.page.wait_for_selector(f'#match-live[data-version="{before + 2}"]')
             by_keyboard, placements = True, placements + 2
