@@ -1,6 +1,6 @@
-"""Drawing Pirater (the page code behind templatetags/pirater_tags.py): where each square, ship and marker goes on the page's SVG, and what the
-turn's forms offer. Pure helpers over the engine's board data, `engine.view` and the legal
-actions; they decide nothing about the rules.
+"""Drawing Pirater (the page code behind templatetags/pirater_tags.py): where each square,
+ship and marker goes on the page's SVG, and what the turn's forms offer. Pure helpers over the
+engine's board data, `engine.view` and the legal actions; they decide nothing about the rules.
 
 Words are translated when a page is drawn, never inside the cached board drawing, so each
 viewer reads their own language; the variants' names come from the engine's phrase book.

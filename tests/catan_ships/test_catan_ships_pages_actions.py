@@ -3,14 +3,13 @@ one of the forms for open-ended choices (bank trade, offers, discards, year of p
 monopoly); and every button posts a legal action. Checked on states all along random games:
 with ships and without, and with five players (the special building phase)."""
 import html
-import json
 
 import pytest
 
 from games import panels
 from tests.conftest import make_user
 from tests.catan_ships.catan_pages_support import (
-    ENGINE, new_match, offered, set_state, states_of_a_playout, users_by_seat,
+    new_match, offered, set_state, states_of_a_playout, users_by_seat,
 )
 
 # Open-ended choices: a form whose fields fill in the action, marked by its JSON base.
