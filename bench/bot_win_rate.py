@@ -28,20 +28,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 
-GAMES = ("fuldrigger", "pirater")
-OPTIONS = {"fuldrigger": {"rounds": 30}, "pirater": {}}
+GAMES = ("fuldrigger", "pirater", "catan_ships")
+OPTIONS = {"fuldrigger": {"rounds": 30}, "pirater": {}, "catan_ships": {}}
 WIN_TARGET = 90.0          # per cent of games
 MEDIAN_TARGET_MS = 50.0
 MAX_TARGET_MS = 1000.0
 
 
 def play(game: str, number: int) -> tuple[bool, list[float]]:
-    """One two-player game of the bot against random_action; (bot won, seconds per decision)."""
+    """One game of the bot against random_action (two players, or the game's least: Catan three);
+    (bot won, seconds per decision)."""
     engine = importlib.import_module(f"games.engines.{game}").ENGINE
     bots = importlib.import_module(f"games.engines.{game}.bots")
-    bot_seat = number % 2
+    players = max(2, engine.min_players)
+    bot_seat = number % players
     rnd = random.Random(number)
-    state = engine.new_game(2, f"bot-win-{number}", engine.check_options(OPTIONS[game], 2))
+    state = engine.new_game(players, f"bot-win-{number}", engine.check_options(OPTIONS[game], players))
     times: list[float] = []
     steps = 0
     while not engine.is_over(state):
@@ -73,7 +75,8 @@ def measure(games: int = 100, only=GAMES) -> list[dict]:
             won, spent = play(game, number)
             wins += won
             times += spent
-        against = f"random_action, 2 players, seats alternated, {games} games"
+        players = max(2, importlib.import_module(f"games.engines.{game}").ENGINE.min_players)
+        against = f"random_action, {players} players, seats alternated, {games} games"
         if game == "fuldrigger":
             against += ", 30 rounds"
         calls = f"CPU time of {len(times)} best_action calls"

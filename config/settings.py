@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.fuldrigger",
+    "games.pirater",
+    "games.catan_ships",
     "community",
     "notifications",
 ]

@@ -108,7 +108,8 @@ def sentences(texts) -> set[str]:
     return out
 
 
-NOT_WORDS = re.compile(r"[0-9a-f]{32,}|\S+/\S+|^GET |^POST |^Authorization: ")  # seeds, time zones, API calls
+# seeds, time zones, API calls, code names (a game's "catan_ships" in the admin's list)
+NOT_WORDS = re.compile(r"[0-9a-f]{32,}|\S+/\S+|^GET |^POST |^Authorization: |^[a-z]+(?:_[a-z]+)+$")
 
 
 def english_left(english: set, translated: set) -> set:
@@ -127,13 +128,17 @@ def english_left(english: set, translated: set) -> set:
 
 @pytest.fixture
 def site(player, opponent, staff):
-    """Matches of both games, running and finished, a notification, a leaderboard row."""
+    """Matches of the three games, running and finished, a notification, a leaderboard row."""
     running = {}
     for game, options in (("fuldrigger", {}), ("pirater", {})):
         match = services.match_create(creator=player, game=game, seats=2, options=options)
         services.match_join(match_id=match.pk, user=opponent)
         services.system_action_apply(match_id=match.pk)
         running[game] = Match.objects.get(pk=match.pk)
+    catan = services.match_create(creator=player, game="catan_ships", seats=3, options={})
+    services.match_join(match_id=catan.pk, user=opponent)
+    services.match_join(match_id=catan.pk, user=staff)
+    running["catan_ships"] = Match.objects.get(pk=catan.pk)
     over = services.match_create(creator=player, game="pirater", seats=2, options={})
     services.match_join(match_id=over.pk, user=opponent)
     services.match_finish(match_id=over.pk, reason="the game reached its end", actor=staff)
@@ -149,6 +154,8 @@ def pages(site, player, opponent):
         ("player", reverse("lobby")),
         ("player", reverse("match_new") + "?game=fuldrigger"),
         ("player", reverse("match_new") + "?game=pirater"),
+        ("player", reverse("match_new") + "?game=catan_ships"),
+        ("player", reverse("match_detail", args=[site["running"]["catan_ships"].pk])),
         ("player", reverse("match_detail", args=[fd.pk])),
         ("player", reverse("match_detail", args=[pt.pk])),
         ("player", reverse("match_detail", args=[site["open"].pk])),
@@ -158,6 +165,7 @@ def pages(site, player, opponent):
         ("player", reverse("match_import")),
         ("player", reverse("rules", args=["fuldrigger"])),
         ("player", reverse("rules", args=["pirater"])),
+        ("player", reverse("rules", args=["catan_ships"])),
         ("player", reverse("leaderboards")),
         ("player", reverse("leaderboard", args=["fuldrigger"])),
         ("player", reverse("player", args=[player.username])),

@@ -30,10 +30,11 @@ def get_engine(name: str):
 
 def _load() -> None:
     # Explicit imports, one line per game: a registry that is read, not discovered.
+    from games.engines.catan_ships import ENGINE as catan_ships
     from games.engines.fuldrigger import ENGINE as fuldrigger
     from games.engines.pirater import ENGINE as pirater
 
-    for engine in (fuldrigger, pirater):
+    for engine in (fuldrigger, pirater, catan_ships):
         register(engine)
 
 

@@ -76,9 +76,12 @@ def colour_name(colour: str) -> str:
 # counts with their names, a yes said in words, and what means nothing to a reader left out.
 STANDING_COUNTS = {"cash": pgettext_lazy("standings", "cash"), "ships": pgettext_lazy("standings", "ships"),
                    "fortresses": pgettext_lazy("standings", "fortresses"),
-                   "cargo": pgettext_lazy("standings", "cargo")}
+                   "cargo": pgettext_lazy("standings", "cargo"),
+                   "ship_points": pgettext_lazy("standings", "ship points")}
 STANDING_FLAGS = {"treasure": pgettext_lazy("standings", "with the treasure"),
-                  "out": pgettext_lazy("standings", "out of the game")}
+                  "out": pgettext_lazy("standings", "out of the game"),
+                  "longest_road": pgettext_lazy("standings", "longest road"),
+                  "largest_army": pgettext_lazy("standings", "largest army")}
 
 
 @register.filter

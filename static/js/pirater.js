@@ -17,8 +17,8 @@
     return move.to[0] + "-" + move.to[1];
   }
 
-  // A target's square from where it is drawn (the inverse of pirater_tags.Grid.box): rows
-  // are 10 units high after the half-high row 0; the last row's strait halves are row 0's.
+  // A target's square from where it is drawn (the inverse of Grid.box in games/pirater/pages.py):
+  // rows are 10 units high after the half-high row 0; the last row's strait halves are row 0's.
   function drawnSquare(use, last) {
     var x = Number(use.getAttribute("x")), y = Number(use.getAttribute("y"));
     var row = y === 0 ? 0 : (y - 5) / 10 + 1;

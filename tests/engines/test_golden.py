@@ -13,7 +13,7 @@ GOLDEN = sorted((Path(__file__).resolve().parents[1] / "golden").glob("*.json"))
 
 def test_there_are_golden_games_for_every_game():
     games = {json.loads(path.read_text())["game"] for path in GOLDEN}
-    assert {"fuldrigger", "pirater"} <= games
+    assert {"fuldrigger", "pirater", "catan_ships"} <= games
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])

@@ -46,8 +46,18 @@ def pirater_invariants(state):
             assert layout[tuple(ship["at"])] not in ("land", "island"), ship
 
 
-INVARIANTS = {"fuldrigger": fuldrigger_invariants, "pirater": pirater_invariants}
-PLAYERS = {"fuldrigger": 4, "pirater": 4}
+def catan_ships_invariants(state):
+    total = 24 if state["players"] > 4 else 19
+    for r in ("brick", "lumber", "wool", "grain", "ore"):
+        held = state["bank"][r] + sum(h[r] for h in state["hands"]) + \
+            sum(s["cargo"].get(r, 0) for s in state["ships"])
+        assert held == total, "resources are neither made nor lost"
+    assert all(sum(s["cargo"].values()) <= 3 for s in state["ships"])
+
+
+INVARIANTS = {"fuldrigger": fuldrigger_invariants, "pirater": pirater_invariants,
+              "catan_ships": catan_ships_invariants}
+PLAYERS = {"fuldrigger": 4, "pirater": 4, "catan_ships": 4}
 
 
 @pytest.mark.parametrize("game", sorted(INVARIANTS))

@@ -11,7 +11,7 @@ from django.urls import reverse
 from games import services
 from games.engines import get_engine
 from games.models import Match
-from games.templatetags.pirater_tags import Grid
+from games.pirater.pages import Grid
 from tests.pirater.pirater_pages_support import new_match
 from tests.conftest import client_for, make_user
 

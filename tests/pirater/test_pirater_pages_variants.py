@@ -10,7 +10,7 @@ from django.urls import reverse
 from games import services
 from games.engines import get_engine
 from games.models import Match
-from games.templatetags.pirater_tags import Grid
+from games.pirater.pages import Grid
 from tests.conftest import client_for, make_user
 
 ENGINE = get_engine("pirater")

@@ -1,6 +1,6 @@
-"""Drawing Pirater: where each square, ship and marker goes on the page's SVG, and what the
-turn's forms offer. Pure helpers over the engine's board data, `engine.view` and the legal
-actions; they decide nothing about the rules.
+"""Drawing Pirater (the page code behind templatetags/pirater_tags.py): where each square,
+ship and marker goes on the page's SVG, and what the turn's forms offer. Pure helpers over the
+engine's board data, `engine.view` and the legal actions; they decide nothing about the rules.
 
 Words are translated when a page is drawn, never inside the cached board drawing, so each
 viewer reads their own language; the variants' names come from the engine's phrase book.
@@ -13,15 +13,12 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from django import template
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 
 from games.engines.pirater.board import get_board
 from games.engines.pirater.rules import blast_area
 from games.engines.pirater.view import choice_words, option_words
-
-register = template.Library()
 
 UNIT = 10
 HALF = UNIT // 2
@@ -133,13 +130,11 @@ def _drawing(name: str) -> dict:
     }
 
 
-@register.simple_tag
 def pirater_board(options) -> dict:
     """The static board for these match options (single, or double for P22)."""
     return _drawing(_board_name(options))
 
 
-@register.filter
 def pt_json(action) -> str:
     """An action as compact JSON for a single-quoted attribute value (action_json's content,
     without entity-escaping every double quote: the live part stays small)."""
@@ -342,7 +337,6 @@ class Scene:
         return out
 
 
-@register.simple_tag
 def pirater_live(view, legal, colours, names, seat_number=None) -> dict | None:
     """Everything the live part draws and offers, from the viewer's view and legal actions."""
     if not view:
@@ -381,13 +375,11 @@ def pirater_live(view, legal, colours, names, seat_number=None) -> dict | None:
     }
 
 
-@register.filter
 def pt_words(value) -> str:
     """An option value such as "one_each" in words, in the page's language."""
     return choice_words(str(value), get_language())
 
 
-@register.filter
 def pt_variants(options) -> list[str]:
     """The names of the variants switched on in these options, in the page's language."""
     return [option_words(name, get_language())[0] for name in VARIANT_NAMES if (options or {}).get(name)]
@@ -399,7 +391,6 @@ def _corner(name: str) -> tuple[str, str]:
     return half, corner
 
 
-@register.filter
 def pt_port(name) -> str:
     """A port's name ("north-west", "upper north-west") in the page's language."""
     half, corner = _corner(str(name))
@@ -407,7 +398,6 @@ def pt_port(name) -> str:
     return BOARD_HALVES[half] % {"corner": words} if half in BOARD_HALVES else words
 
 
-@register.filter
 def pt_port_short(name) -> str:
     """A port's label on the board: its corner as a compass point ("NW")."""
     return str(DIRECTIONS[CORNERS[_corner(str(name))[1]]])

@@ -1,0 +1,494 @@
+"""What Catan with ships' match page shows, worked out from what the viewer may see.
+
+Everything here reads `view` (the engine's view for this viewer, never the raw state), the
+viewer's legal actions and the seats' names and colours; the templates only lay it out.
+
+The board is one SVG in board units (hex radius 1, pointy-top, as the engine's view gives it).
+Legal actions that target a place on the board (a vertex, an edge or a hex) become *spots*:
+real buttons laid over the SVG at that place, so a click, a tap, a keyboard or a page without
+script all post the same action. A place with several actions (a coast edge for a road or a
+ship, a robber hex with a choice of victims) opens a small list of them instead.
+"""
+from __future__ import annotations
+
+import json
+import math
+
+from django.utils.translation import gettext as _, pgettext, pgettext_lazy
+
+RESOURCES = ("brick", "lumber", "wool", "grain", "ore")
+RESOURCE_WORDS = {
+    "brick": pgettext_lazy("catan resource", "Brick"), "lumber": pgettext_lazy("catan resource", "Lumber"),
+    "wool": pgettext_lazy("catan resource", "Wool"), "grain": pgettext_lazy("catan resource", "Grain"),
+    "ore": pgettext_lazy("catan resource", "Ore"),
+}
+TERRAIN_WORDS = {
+    "hills": pgettext_lazy("catan terrain", "Hills"), "forest": pgettext_lazy("catan terrain", "Forest"),
+    "pasture": pgettext_lazy("catan terrain", "Pasture"), "fields": pgettext_lazy("catan terrain", "Fields"),
+    "mountains": pgettext_lazy("catan terrain", "Mountains"), "desert": pgettext_lazy("catan terrain", "Desert"),
+    "water": pgettext_lazy("catan terrain", "Water"),
+}
+CARD_WORDS = {
+    "knight": pgettext_lazy("catan card", "Knight"), "victory_point": pgettext_lazy("catan card", "Victory point"),
+    "road_building": pgettext_lazy("catan card", "Road building"),
+    "year_of_plenty": pgettext_lazy("catan card", "Year of plenty"), "monopoly": pgettext_lazy("catan card", "Monopoly"),
+}
+TERRAIN_RESOURCE = {"hills": "brick", "forest": "lumber", "pasture": "wool", "fields": "grain", "mountains": "ore",
+                    "desert": None, "water": None}
+PHASE_WORDS = {
+    "setup": pgettext_lazy("catan phase", "initial placement"), "roll": pgettext_lazy("catan phase", "roll"),
+    "discard": pgettext_lazy("catan phase", "discarding"), "robber": pgettext_lazy("catan phase", "the robber moves"),
+    "sail": pgettext_lazy("catan phase", "ships sail"), "main": pgettext_lazy("catan phase", "trading and building"),
+    "special_build": pgettext_lazy("catan phase", "special building"),
+    "pirate": pgettext_lazy("catan phase", "the pirate moves"), "over": pgettext_lazy("catan phase", "game over"),
+}
+LOG_WORDS = {
+    "built": pgettext_lazy("catan logbook", "built"), "loaded": pgettext_lazy("catan logbook", "loaded"),
+    "unloaded": pgettext_lazy("catan logbook", "unloaded"), "gathered": pgettext_lazy("catan logbook", "gathered"),
+    "traded": pgettext_lazy("catan logbook", "traded"), "sunk": pgettext_lazy("catan logbook", "sunk"),
+    "lost_cargo": pgettext_lazy("catan logbook", "lost cargo"), "settled": pgettext_lazy("catan logbook", "settled"),
+}
+# What a spot's button says, by action type; "{place}" is where (words from the hexes around it).
+SPOT_WORDS = {
+    "place_settlement": pgettext_lazy("catan spot", "Place a settlement: {place}"),
+    "place_road": pgettext_lazy("catan spot", "Place a road: {place}"),
+    "build_settlement": pgettext_lazy("catan spot", "Build a settlement: {place}"),
+    "build_city": pgettext_lazy("catan spot", "Build a city: {place}"),
+    "build_road": pgettext_lazy("catan spot", "Build a road: {place}"),
+    "build_ship": pgettext_lazy("catan spot", "Build a ship: {place}"),
+    "move_robber": pgettext_lazy("catan spot", "Move the robber: {place}"),
+    "play_knight": pgettext_lazy("catan spot", "Knight: move the robber: {place}"),
+    "move_pirate": pgettext_lazy("catan spot", "Move the pirate: {place}"),
+    "sail": pgettext_lazy("catan spot", "Sail ship {ship}: {place}"),
+    "settle": pgettext_lazy("catan spot", "Settle from ship {ship}: {place}"),
+}
+SHORT_WORDS = {  # the spot's own label inside its list: the place is already said
+    "place_settlement": pgettext_lazy("catan spot", "Settlement"), "build_settlement": pgettext_lazy("catan spot", "Settlement"),
+    "place_road": pgettext_lazy("catan spot", "Road"), "build_road": pgettext_lazy("catan spot", "Road"),
+    "build_city": pgettext_lazy("catan spot", "City"), "build_ship": pgettext_lazy("catan spot", "Ship"),
+    "move_robber": pgettext_lazy("catan spot", "Robber"), "play_knight": pgettext_lazy("catan spot", "Knight"),
+    "move_pirate": pgettext_lazy("catan spot", "Pirate"), "sail": pgettext_lazy("catan spot", "Ship {ship}"),
+    "settle": pgettext_lazy("catan spot", "Settle from ship {ship}"),
+}
+# Actions the panel offers as plain buttons, with their words.
+BUTTON_WORDS = {
+    "roll": pgettext_lazy("catan action", "Roll the dice"),
+    "buy_development": pgettext_lazy("catan action", "Buy a development card"),
+    "end_turn": pgettext_lazy("catan action", "End the turn"),
+    "end_sailing": pgettext_lazy("catan action", "Done sailing"),
+    "pass": pgettext_lazy("catan action", "Pass"),
+}
+# What the lit places are for, by phase (the panel's hint while any are lit).
+HINT_WORDS = {
+    "setup": pgettext_lazy("catan hint", "Place a settlement on a lit corner, then a road on a lit edge beside it."),
+    "robber": pgettext_lazy("catan hint", "Move the robber to a lit hex; where several players could be robbed, choose whom."),
+    "pirate": pgettext_lazy("catan hint", "Move the pirate to a lit edge, or leave it where it is."),
+    "sail": pgettext_lazy("catan hint", "The wind of %(number)s: sail your ship to a lit edge, or let it stay."),
+}
+COSTS = (  # what each piece costs, for the panel's reminder
+    ("road", pgettext_lazy("catan piece", "Road"), ("brick", "lumber")),
+    ("settlement", pgettext_lazy("catan piece", "Settlement"), ("brick", "lumber", "wool", "grain")),
+    ("city", pgettext_lazy("catan piece", "City"), ("grain", "grain", "ore", "ore", "ore")),
+    ("development", pgettext_lazy("catan piece", "Development card"), ("wool", "grain", "ore")),
+    ("ship", pgettext_lazy("catan piece", "Ship"), ("wool", "lumber", "grain")),
+)
+HEX_R = 1.0
+SQRT3 = math.sqrt(3)
+
+
+def _say(text, **fields) -> str:
+    return str(text).format(**fields)
+
+
+def resource_word(r) -> str:
+    return str(RESOURCE_WORDS.get(r, r)) if r else pgettext("catan", "nothing")
+
+
+def goods_words(goods: dict | None) -> str:
+    parts = [f"{n} {resource_word(r)}" for r, n in (goods or {}).items() if n]
+    return ", ".join(parts) if parts else pgettext("catan", "nothing")
+
+
+def action_attr(action: dict) -> str:
+    """An action as compact JSON for a form button's value."""
+    return json.dumps(action, separators=(",", ":"), sort_keys=True)
+
+
+def _colour(colours, seat) -> str:
+    try:
+        return colours[seat] or "black"
+    except (IndexError, TypeError):
+        return "black"
+
+
+def _name(names, seat) -> str:
+    try:
+        return names[seat]
+    except (IndexError, TypeError):
+        if isinstance(seat, int):
+            return _("Player %(number)s") % {"number": seat + 1}
+        return _("Nobody")
+
+
+def _r(v: float) -> float:
+    return round(v, 3)
+
+
+class Board:
+    """The view's board with what the page needs around it: hex corners, which hexes meet at a
+    vertex or an edge (for words and for the harbours' sea side), the drawing's frame."""
+
+    def __init__(self, board: dict):
+        self.hexes = board["hexes"]
+        self.vertices = {v["id"]: v for v in board["vertices"]}
+        self.edges = {e["id"]: e for e in board["edges"]}
+        self.harbours = board.get("harbours", [])
+        self.hex_by_id = {h["id"]: h for h in self.hexes}
+        xs = [h["x"] for h in self.hexes] or [0]
+        ys = [h["y"] for h in self.hexes] or [0]
+        pad = .3  # the outer ring is water already; room for a ship or the pirate on its rim
+        self.x0, self.y0 = min(xs) - SQRT3 / 2 - pad, min(ys) - 1 - pad
+        self.w = max(xs) - min(xs) + SQRT3 + 2 * pad
+        self.h = max(ys) - min(ys) + 2 + 2 * pad
+        self._near: dict[tuple, list] = {}
+
+    @property
+    def viewbox(self) -> str:
+        return f"{_r(self.x0)} {_r(self.y0)} {_r(self.w)} {_r(self.h)}"
+
+    def percent(self, x: float, y: float) -> tuple[float, float]:
+        return _r((x - self.x0) / self.w * 100), _r((y - self.y0) / self.h * 100)
+
+    def near(self, x: float, y: float, within: float) -> list[dict]:
+        key = (round(x, 2), round(y, 2), within)
+        if key not in self._near:
+            self._near[key] = [h for h in self.hexes if math.hypot(h["x"] - x, h["y"] - y) < within]
+        return self._near[key]
+
+    def hexes_at_vertex(self, v: int) -> list[dict]:
+        p = self.vertices[v]
+        return self.near(p["x"], p["y"], 1.1)
+
+    def hexes_at_edge(self, e: int) -> list[dict]:
+        p = self.edges[e]
+        return self.near(p["x"], p["y"], 0.95)
+
+    @staticmethod
+    def corners(h: dict, scale: float = 1.0) -> str:
+        pts = []
+        for k in range(6):
+            a = math.radians(60 * k - 90)
+            pts.append(f"{_r(h['x'] + scale * HEX_R * math.cos(a))},{_r(h['y'] + scale * HEX_R * math.sin(a))}")
+        return " ".join(pts)
+
+    @staticmethod
+    def hex_words(h: dict) -> str:
+        words = str(TERRAIN_WORDS.get(h["terrain"], h["terrain"]))
+        return f"{words} {h['number']}" if h.get("number") else words
+
+    def place_words(self, kind: str, ident) -> str:
+        if kind == "hex":
+            h = self.hex_by_id.get(ident)
+            return self.hex_words(h) if h else str(ident)
+        around = self.hexes_at_vertex(ident) if kind == "vertex" else self.hexes_at_edge(ident)
+        land = [h for h in around if h["terrain"] != "water"] or around
+        words = " / ".join(self.hex_words(h) for h in sorted(land, key=lambda h: (h["terrain"] == "water", h["id"])))
+        if kind == "edge":
+            return pgettext("catan place", "edge by %(hexes)s") % {"hexes": words}
+        return pgettext("catan place", "corner of %(hexes)s") % {"hexes": words}
+
+    def where(self, kind: str, ident) -> tuple[float, float] | None:
+        table = {"vertex": self.vertices, "edge": self.edges, "hex": self.hex_by_id}[kind]
+        p = table.get(ident)
+        return (p["x"], p["y"]) if p else None
+
+    def harbour_drawing(self, harbour: dict) -> dict | None:
+        edge = self.edges.get(harbour["edge"])
+        if edge is None:
+            return None
+        a, b = self.vertices[edge["a"]], self.vertices[edge["b"]]
+        mx, my = edge["x"], edge["y"]
+        land = [h for h in self.hexes_at_edge(edge["id"]) if h["terrain"] != "water"]
+        if land:  # push the marker away from the land, to the sea side
+            dx, dy = mx - land[0]["x"], my - land[0]["y"]
+        else:
+            dx, dy = mx, my
+        d = math.hypot(dx, dy) or 1
+        ox, oy = mx + dx / d * .3, my + dy / d * .3
+        kind = harbour["kind"]
+        return {"x": _r(ox), "y": _r(oy), "kind": kind, "rate": "3:1" if kind == "3:1" else "2:1",
+                "resource": None if kind == "3:1" else kind,
+                "words": _("3:1 harbour") if kind == "3:1" else _("2:1 harbour: %(resource)s") % {"resource": resource_word(kind)},
+                "lines": [(_r(a["x"]), _r(a["y"])), (_r(b["x"]), _r(b["y"]))]}
+
+
+TARGETS = (("vertex", "vertex"), ("edge", "edge"), ("hex", "hex"))
+
+
+def _target(action: dict):
+    for key, kind in TARGETS:
+        if action.get(key) is not None and not isinstance(action.get(key), (list, dict, bool)):
+            return kind, action[key]
+    return None
+
+
+def spots(board: Board, legal: list[dict], names) -> tuple[list[dict], list[dict]]:
+    """Legal actions at a place on the board, grouped by place; and the rest."""
+    places: dict[tuple, dict] = {}
+    rest = []
+    for a in legal:
+        target = _target(a)
+        # A knight may be played at many moments; its hexes are offered in the panel, so the
+        # board keeps its build spots clear.
+        if target is None or a.get("type") not in SPOT_WORDS or a["type"] == "play_knight" \
+                or board.where(*target) is None:
+            rest.append(a)
+            continue
+        x, y = board.where(*target)
+        left, top = board.percent(x, y)
+        spot = places.setdefault(target, {"kind": target[0], "id": target[1], "left": left, "top": top,
+                                          "place": board.place_words(*target), "actions": [], "types": set()})
+        spot["types"].add(a["type"])
+        short = _say(SHORT_WORDS[a["type"]], ship=a.get("ship", ""))
+        if "steal_from" in a:
+            short += " · " + (pgettext("catan", "steal from %(name)s") % {"name": _name(names, a["steal_from"])}
+                              if a["steal_from"] is not None else pgettext("catan", "steal from nobody"))
+        label = _say(SPOT_WORDS[a["type"]], place=spot["place"], ship=a.get("ship", ""))
+        if "steal_from" in a:
+            label += " · " + short.split(" · ", 1)[1]
+        spot["actions"].append({"action": a, "json": action_attr(a), "short": short, "label": label})
+    out = []
+    for spot in places.values():
+        spot["cls"] = " ".join(sorted(t.replace("_", "-") for t in spot.pop("types")))
+        spot["single"] = spot["actions"][0] if len(spot["actions"]) == 1 else None
+        out.append(spot)
+    out.sort(key=lambda s: (s["top"], s["left"]))  # reading order, for the keyboard
+    return out, rest
+
+
+def pieces(board: Board, view: dict, colours, names) -> dict:
+    roads = []
+    for r in view.get("roads", []):
+        e = board.edges.get(r["edge"])
+        if e is None:
+            continue
+        a, b = board.vertices[e["a"]], board.vertices[e["b"]]
+        # drawn a little short of both corners so the buildings stay visible
+        x1, y1 = a["x"] + (b["x"] - a["x"]) * .18, a["y"] + (b["y"] - a["y"]) * .18
+        x2, y2 = b["x"] + (a["x"] - b["x"]) * .18, b["y"] + (a["y"] - b["y"]) * .18
+        roads.append({"x1": _r(x1), "y1": _r(y1), "x2": _r(x2), "y2": _r(y2), "colour": _colour(colours, r["seat"]),
+                      "words": _("Road of %(name)s") % {"name": _name(names, r["seat"])}})
+    buildings = []
+    for b in view.get("buildings", []):
+        p = board.vertices.get(b["vertex"])
+        if p is None:
+            continue
+        kind_words = pgettext("catan piece", "City") if b["kind"] == "city" else pgettext("catan piece", "Settlement")
+        buildings.append({"x": _r(p["x"]), "y": _r(p["y"]), "kind": b["kind"], "colour": _colour(colours, b["seat"]),
+                          "words": f"{kind_words}: {_name(names, b['seat'])}"})
+    ships = []
+    for s in view.get("ships", []):
+        e = board.edges.get(s["edge"])
+        if e is None:
+            continue
+        a, b = board.vertices[e["a"]], board.vertices[e["b"]]
+        angle = math.degrees(math.atan2(b["y"] - a["y"], b["x"] - a["x"]))
+        if angle > 90:
+            angle -= 180
+        elif angle < -90:
+            angle += 180
+        cargo = []
+        for r in RESOURCES:
+            cargo += [r] * int((s.get("cargo") or {}).get(r, 0))
+        ships.append({"x": _r(e["x"]), "y": _r(e["y"]), "angle": round(angle, 1), "number": s["number"],
+                      "colour": _colour(colours, s["seat"]),
+                      "cargo": [{"resource": r, "dx": _r(-.24 + .16 * i)} for i, r in enumerate(cargo[:4])],
+                      "words": _("Ship %(number)s of %(name)s, cargo: %(cargo)s") % {
+                          "number": s["number"], "name": _name(names, s["seat"]), "cargo": goods_words(s.get("cargo"))}})
+    robber = board.hex_by_id.get(view.get("robber"))
+    pirate = board.edges.get(view.get("pirate")) if view.get("pirate") is not None else None
+    return {"roads": roads, "buildings": buildings, "ships": ships,
+            "robber": {"x": _r(robber["x"] - .45), "y": _r(robber["y"])} if robber else None,
+            "pirate": {"x": _r(pirate["x"]), "y": _r(pirate["y"])} if pirate else None}
+
+
+def _hexes(board: Board) -> list[dict]:
+    out = []
+    for h in board.hexes:
+        n = h.get("number")
+        out.append({"id": h["id"], "points": board.corners(h, .985), "terrain": h["terrain"],
+                    "x": _r(h["x"]), "y": _r(h["y"]), "number": n, "hot": n in (6, 8),
+                    "pips": 6 - abs(7 - n) if n else 0, "words": board.hex_words(h)})
+    return out
+
+
+def _forms(view: dict, legal: list[dict], me: dict | None, names, seat, board: Board) -> dict:
+    """The panel's forms, from the legal actions that are not spots on the board."""
+    by_type: dict[str, list[dict]] = {}
+    for a in legal:
+        by_type.setdefault(a.get("type"), []).append(a)
+    buttons = [{"json": action_attr(by_type[t][0]), "words": BUTTON_WORDS[t], "type": t}
+               for t in ("roll", "end_sailing", "buy_development", "pass", "end_turn") if t in by_type]
+    handled = set(t for t in BUTTON_WORDS if t in by_type)
+    forms = {"buttons": buttons}
+    hand = (me or {}).get("hand") or {}
+    if "bank_trade" in by_type:
+        handled.add("bank_trade")
+        gives = sorted({a["give"] for a in by_type["bank_trade"]}, key=RESOURCES.index)
+        gets = sorted({a["get"] for a in by_type["bank_trade"]}, key=RESOURCES.index)
+        # The "get" list starts on something other than the first "give": trading a resource
+        # for itself is never what a player means.
+        first_get = next((r for r in gets if r != gives[0]), gets[0])
+        forms["bank"] = {"give": [{"value": r, "words": resource_word(r)} for r in gives],
+                         "get": [{"value": r, "words": resource_word(r), "selected": r == first_get} for r in gets]}
+    if "offer" in by_type:
+        handled.add("offer")
+        forms["offer"] = {"resources": [{"value": r, "words": resource_word(r), "have": hand.get(r, 0)} for r in RESOURCES],
+                          "others": [{"seat": p["seat"], "name": _name(names, p["seat"])}
+                                     for p in view["players"] if p["seat"] != seat]}
+    if "discard" in by_type:
+        handled.add("discard")
+        forms["discard"] = {"count": (view.get("discarding") or {}).get(str(seat), (view.get("discarding") or {}).get(seat)),
+                            "resources": [{"value": r, "words": resource_word(r), "have": hand.get(r, 0)}
+                                          for r in RESOURCES if hand.get(r, 0)]}
+    if "play_year_of_plenty" in by_type:
+        handled.add("play_year_of_plenty")
+        forms["plenty"] = [{"value": r, "words": resource_word(r)} for r in RESOURCES]
+    if "play_monopoly" in by_type:
+        handled.add("play_monopoly")
+        forms["monopoly"] = [{"value": r, "words": resource_word(r)} for r in RESOURCES]
+    # Ship and offer actions, and any board action without a place (stay, decline, leave the
+    # pirate), become labelled buttons in their own lists.
+    ship_buttons, offer_buttons, other, knights, road_building, counters = [], {}, [], [], [], {}
+    for a in legal:
+        t = a.get("type")
+        if t in handled or _target(a) is not None and t in SPOT_WORDS and t != "play_knight":
+            continue
+        words = action_words(a, names, board)
+        if t == "play_knight":
+            knights.append({"json": action_attr(a), "words": words})
+        elif t == "play_road_building":
+            road_building.append({"json": action_attr(a), "words": words})
+        elif t in ("answer", "confirm", "withdraw"):
+            offer_buttons.setdefault(a.get("offer"), []).append({"json": action_attr(a), "words": words})
+            if t == "answer" and not a.get("accept"):  # a counter-offer declines with terms of one's own
+                counters[a["offer"]] = action_attr({"type": "answer", "offer": a["offer"], "accept": False})
+        elif t in ("load", "unload", "ship_trade", "overboard", "sail", "settle", "end_sailing"):
+            ship_buttons.append({"json": action_attr(a), "words": words})
+        else:
+            other.append({"json": action_attr(a), "words": words})
+    forms.update(ship_buttons=ship_buttons, offer_buttons=offer_buttons, other=other, knights=knights,
+                 road_building=road_building, counters=counters,
+                 resources=[{"value": r, "words": resource_word(r), "have": hand.get(r, 0)} for r in RESOURCES])
+    return forms
+
+
+def action_words(a: dict, names, board: Board | None = None) -> str:
+    """Any action in words: the panel's buttons and the fallback for types this page does not
+    know (they stay playable, in the engine's own terms)."""
+    t = a.get("type")
+    if t in BUTTON_WORDS:
+        return str(BUTTON_WORDS[t])
+    if t == "sail" and a.get("edge") is None:
+        return pgettext("catan action", "Ship %(number)s stays") % {"number": a.get("ship")}
+    if t == "settle" and a.get("vertex") is None:
+        return pgettext("catan action", "Ship %(number)s does not settle") % {"number": a.get("ship")}
+    if t == "move_pirate" and a.get("edge") is None:
+        return pgettext("catan action", "Leave the pirate where it is")
+    if t == "overboard":
+        if a.get("resource") is None:
+            return pgettext("catan action", "Ship %(number)s keeps its cargo") % {"number": a.get("ship")}
+        return pgettext("catan action", "Ship %(number)s throws %(resource)s overboard") % {
+            "number": a.get("ship"), "resource": resource_word(a["resource"])}
+    if t == "load":
+        return pgettext("catan action", "Load ship %(number)s: %(cargo)s") % {
+            "number": a.get("ship"), "cargo": goods_words(a.get("cargo"))}
+    if t == "unload":
+        return pgettext("catan action", "Unload ship %(number)s") % {"number": a.get("ship")}
+    if t == "ship_trade":
+        return pgettext("catan action", "Ship %(number)s trades %(give)s for %(get)s") % {
+            "number": a.get("ship"), "give": resource_word(a.get("give")), "get": resource_word(a.get("get"))}
+    if t == "answer":
+        return pgettext("catan action", "Accept") if a.get("accept") else pgettext("catan action", "Decline")
+    if t == "confirm":
+        return pgettext("catan action", "Trade with %(name)s") % {"name": _name(names, a.get("with"))}
+    if t == "withdraw":
+        return pgettext("catan action", "Withdraw")
+    if t == "play_road_building":
+        edges = a.get("edges") or []
+        places = "; ".join(board.place_words("edge", e) if board else str(e) for e in edges)
+        return pgettext("catan action", "Roads: %(places)s") % {"places": places}
+    if t == "play_knight":
+        place = board.place_words("hex", a.get("hex")) if board else str(a.get("hex"))
+        if a.get("steal_from") is None:
+            return pgettext("catan action", "%(place)s, steal from nobody") % {"place": place}
+        return pgettext("catan action", "%(place)s, steal from %(name)s") % {
+            "place": place, "name": _name(names, a["steal_from"])}
+    if t in SPOT_WORDS:
+        return str(SHORT_WORDS[t]).format(ship=a.get("ship", ""))
+    return str(a.get("label") or t)
+
+
+def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> dict | None:
+    """Everything the live part draws and offers."""
+    if not view or "board" not in view:
+        return None
+    legal = list(legal or [])
+    board = Board(view["board"])
+    me = next((p for p in view["players"] if p["seat"] == seat and "hand" in p), None)
+    on_board, rest = spots(board, legal, names)
+    current = view.get("current")
+    players = []
+    for p in view["players"]:
+        s = p["seat"]
+        players.append(dict(p, name=_name(names, s), colour=_colour(colours, s),
+                            now=s == current and view["phase"] != "over",
+                            acting=s in (view.get("to_act") or []), you=s == seat))
+    offers = []
+    for o in view.get("offers", []):
+        answers = o.get("answers") or {}
+        offers.append({"id": o["id"], "from": _name(names, o["from"]), "colour": _colour(colours, o["from"]),
+                       "to": ", ".join(_name(names, t) for t in o["to"]) if o.get("to") else pgettext("catan", "everyone"),
+                       "give": goods_words(o.get("give")), "get": goods_words(o.get("get")),
+                       "answers": [{"name": _name(names, int(k)), "accept": v == "accept"} for k, v in answers.items()]})
+    logbook = [{"round": e.get("round"), "name": _name(names, e.get("seat")), "colour": _colour(colours, e.get("seat")),
+                "number": e.get("number"), "what": LOG_WORDS.get(e.get("what"), e.get("what")),
+                "cargo": goods_words(e.get("cargo")) if e.get("cargo") else ""}
+               for e in reversed(view.get("logbook") or [])][:12]
+    winner = view.get("winner")
+    hand = [{"resource": r, "words": resource_word(r), "count": (me["hand"] or {}).get(r, 0)} for r in RESOURCES] if me else []
+    cards = [{"kind": c["kind"], "words": CARD_WORDS.get(c["kind"], c["kind"]), "new": c.get("new")}
+             for c in (me or {}).get("dev_cards", [])]
+    discarding = [{"name": _name(names, int(k)), "count": n} for k, n in (view.get("discarding") or {}).items()]
+    hint = None
+    if my_turn and seat != current and view["phase"] == "main":
+        hint = pgettext("catan hint", "An offer waits for your answer.")
+    if my_turn and on_board:
+        words = HINT_WORDS.get(view["phase"])
+        if words is not None:
+            hint = str(words) % {"number": sum(view["dice"]) if view.get("dice") else ""} if "%(" in str(words) else str(words)
+        else:
+            hint = pgettext("catan", "Choose a lit place on the board.")
+    costs = [{"words": w, "resources": [{"resource": x, "words": resource_word(x)} for x in r]} for key, w, r in COSTS
+             if key != "ship" or view.get("ships_variant")]
+    return {
+        "viewbox": board.viewbox, "ratio": _r(board.w / board.h), "units": _r(board.w),
+        "hexes": _hexes(board),
+        "terrains": [{"terrain": t, "words": TERRAIN_WORDS[t], "resource": resource_word(TERRAIN_RESOURCE[t]) if TERRAIN_RESOURCE[t] else ""}
+                     for t in TERRAIN_WORDS if any(h["terrain"] == t for h in board.hexes)],
+        "harbours": [d for d in (board.harbour_drawing(h) for h in board.harbours) if d],
+        **pieces(board, view, colours, names),
+        "spots": on_board if my_turn else [],
+        "forms": _forms(view, rest, me, names, seat, board) if my_turn else {},
+        "phase": view["phase"], "phase_words": PHASE_WORDS.get(view["phase"], view["phase"]),
+        "dice": view.get("dice"), "dice_total": sum(view["dice"]) if view.get("dice") else None,
+        "current_name": _name(names, current) if current is not None else None,
+        "you_current": seat is not None and seat == current,
+        "current_colour": _colour(colours, current),
+        "players": players, "me": me, "hand": hand, "cards": cards, "offers": offers,
+        "logbook": logbook, "goal": view.get("goal"), "ships_variant": view.get("ships_variant"),
+        "discarding": discarding, "hint": hint, "costs": costs if me else [], "bank": [{"words": resource_word(r), "resource": r, "count": (view.get("bank") or {}).get(r, 0)}
+                                           for r in RESOURCES],
+        "development_left": view.get("development_left"),
+        "winner": {"name": _name(names, winner), "colour": _colour(colours, winner)} if winner is not None else None,
+    }

@@ -1,0 +1,12 @@
+"""Pirater's template tags: the static board for board.html, everything live.html shows. The
+work is done in games/pirater/pages.py; these only make it reachable from the templates."""
+from django import template
+
+from games.pirater import pages
+
+register = template.Library()
+
+register.simple_tag(pages.pirater_board)
+register.simple_tag(pages.pirater_live)
+for name in ("pt_json", "pt_words", "pt_variants", "pt_port", "pt_port_short"):
+    register.filter(name, getattr(pages, name))
