@@ -96,7 +96,12 @@ class Match(models.Model):
         ]
 
     def __str__(self):
-        return self.title or f"{self.game.title()} #{self.pk}"
+        if self.title:
+            return self.title
+        from games.engines import ENGINES
+
+        engine = ENGINES.get(self.game)
+        return f"{engine.title if engine else self.game.title()} #{self.pk}"
 
     def get_absolute_url(self):
         return reverse("match_detail", args=[self.pk])

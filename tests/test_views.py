@@ -241,3 +241,10 @@ def test_switching_the_game_keeps_what_was_typed(player):
                                              "seats": "7"}).content.decode()
     seats = page[page.index('name="seats"') - 200:page.index('name="seats"') + 200]
     assert 'value="2"' in seats
+
+
+def test_an_untitled_match_and_the_lobby_name_the_game_by_its_title(player, opponent, outsider):
+    match = services.match_create(creator=player, game="catan_ships", seats=3)
+    assert str(match) == f"Catan with ships #{match.pk}"
+    body = client_for(opponent).get(reverse("lobby")).content.decode()
+    assert "Catan with ships" in body and "Catan_Ships" not in body

@@ -94,3 +94,12 @@ def standing_parts(detail) -> list[str]:
         elif isinstance(value, int):
             parts.append(f"{STANDING_COUNTS.get(key, key)} {value}")
     return parts
+
+
+@register.filter
+def game_title(name: str) -> str:
+    """A game's title from its registry name ("catan_ships" → "Catan with ships")."""
+    from games.engines import ENGINES
+
+    engine = ENGINES.get(name)
+    return engine.title if engine else name
