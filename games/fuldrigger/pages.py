@@ -132,7 +132,7 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
         offer = {"incoming": [], "outgoing": [], "form": None, "can_offer": False}
     trade_now = markets(view, seat, [] if over else mine)
     if selected:
-        buyers = {row["port"]: row for m in trade_now["cargo"] if m["ship_id"] == selected["ship"] for row in m["ports"]}
+        buyers = {row["port"]: row for m in trade_now["cargo"] if m["ship_id"] == selected["ship"] for row in m["every"]}
         for dest in selected["destinations"]:
             row = buyers.get(dest["id"])
             if row:
@@ -487,7 +487,7 @@ def markets(view: dict, seat, mine: list) -> dict:
             mark["goods"].append(f"{row['good']} {row['price']}")
         info = cargo_text(load)
         cargo.append({"ship": ship["name"], "ship_id": ship["id"], "good": info["name"], "paid": load["paid"],
-                      "status": info["status"], "to_go": info["to_go"], "ports": rows[:MARKETS_SHOWN],
+                      "status": info["status"], "to_go": info["to_go"], "ports": rows[:MARKETS_SHOWN], "every": rows,
                       "more": max(0, len(rows) - MARKETS_SHOWN)})
     out = []
     for port, mark in sorted(marks.items()):
