@@ -150,7 +150,7 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
         "focus": focus(view, seat, over),
         "pieces": pieces(view, seats, movable, selected, seat),
         "markets": trade_now,
-        "turn": turn(view, seats, acts),
+        "turn": {**turn(view, seats, acts), "card": None} if over else turn(view, seats, acts),
         "fleet": [] if over else fleet(view, seat, acts, mine, movable),
         "sail": selected,
         "ports": [] if over else ports(view, seat, acts, mine, seats),

@@ -279,8 +279,9 @@
   // The pieces' <svg> comes with the live part, which is replaced after every change; it is laid
   // over the map by moving it into the map's box (the map stays on screen while the turn scrolls).
   function movePieces() {
-    var fresh = document.querySelector("#match-live #fd-pieces");
-    if (!map || !fresh) return;
+    if (!map) return;
+    var fresh = Array.from(document.querySelectorAll(".fd-pieces")).filter(function (el) { return !map.contains(el); }).pop();
+    if (!fresh) return;
     map.querySelectorAll(".fd-pieces").forEach(function (old) { if (old !== fresh) old.remove(); });
     map.insertBefore(fresh, map.querySelector(".fd-tools"));
   }
