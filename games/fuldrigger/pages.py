@@ -153,6 +153,7 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
         "turn": {**turn(view, seats, acts), "card": None} if over else turn(view, seats, acts),
         "fleet": [] if over else fleet(view, seat, acts, mine, movable),
         "sail": selected,
+        "choose_ship": bool(movable) and not selected,
         "ports": [] if over else ports(view, seat, acts, mine, seats),
         "attacks": attack,
         "offers": offer,

@@ -468,12 +468,12 @@
   // brought into view if it is not (below the map on a phone: the sections' scroll-margin).
   var actedIn = null;
 
-  function reveal(el, partly) {   // partly: for a part taller than the screen, some of it is enough
+  function reveal(el, partly) {   // partly: some of it on screen is enough (the rest stays put)
     if (!el) return;
     var r = el.getBoundingClientRect(), top = 0;
     if (map && getComputedStyle(map).position === "sticky") top = map.getBoundingClientRect().bottom;
     if (r.top >= top && r.bottom <= window.innerHeight) return;
-    if (partly && r.height > window.innerHeight - top && r.bottom > top + 40 && r.top < window.innerHeight - 40) return;
+    if (partly && r.bottom > top + 40 && r.top < window.innerHeight - 40) return;
     el.scrollIntoView({block: r.height > window.innerHeight - top ? "start" : "nearest"});
   }
 
@@ -482,15 +482,34 @@
     var submitter = evt.detail.requestConfig && evt.detail.requestConfig.triggeringEvent &&
       evt.detail.requestConfig.triggeringEvent.submitter;
     if (submitter && submitter.closest) section = submitter.closest("#match-live section[class]") || section;
-    actedIn = section ? "." + section.className.split(/\s+/)[0] : null;
+    actedIn = null;
+    if (section) {
+      var kind = "#match-live section." + section.className.split(/\s+/)[0];
+      actedIn = {kind: kind, index: Array.from(document.querySelectorAll(kind)).indexOf(section), top: 0};
+    }
+  });
+
+  // Just before the swap: where the part acted in sits now (the request may have taken a while).
+  document.addEventListener("htmx:beforeSwap", function () {
+    var old = actedIn && document.querySelectorAll(actedIn.kind)[actedIn.index];
+    if (old) actedIn.top = old.getBoundingClientRect().top;
   });
 
   function keepInView() {
-    // A section that went away with the action (the sail form after sailing): back to the turn.
-    var sail = document.querySelector("#match-live .fd-sail");
-    var el = sail || (actedIn && (document.querySelector("#match-live " + actedIn) || document.querySelector("#match-live .fd-turn")));
+    var sail = document.querySelector("#match-live .fd-sail"), acted = actedIn;
     actedIn = null;
-    reveal(el, !sail);
+    if (sail) { reveal(sail); return; }
+    if (!acted) return;
+    var el = document.querySelectorAll(acted.kind)[acted.index] || document.querySelector(acted.kind);
+    if (el) {
+      // The part acted in stays where it was on the screen, whatever grew or shrank above it.
+      var moved = el.getBoundingClientRect().top - acted.top;
+      if (Math.abs(moved) > 1) window.scrollBy(0, moved);
+    } else {
+      el = document.querySelector("#match-live .fd-turn");     // gone with the action (sailed): the turn
+    }
+    if (el && el.classList.contains("fd-turn")) reveal(el.querySelector(".actions") || el.querySelector("p") || el);
+    else reveal(el, true);
   }
 
   document.addEventListener("htmx:beforeSwap", rememberFocus);
