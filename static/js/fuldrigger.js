@@ -102,10 +102,12 @@
 
   // Fit a box (map units) in the map, no closer than `near` and no farther than `far` units a pixel.
   function fit(x, y, bw, bh, near, far) {
-    var pad = 48, w = Math.max(1, map.clientWidth - 2 * pad), h = Math.max(1, map.clientHeight - 2 * pad);
+    // Room around the box: more on the right, where the zoom buttons sit, and above, for the ships.
+    var left = 30, right = 70, top = 44, bottom = 30;
+    var w = Math.max(1, map.clientWidth - left - right), h = Math.max(1, map.clientHeight - top - bottom);
     var k = Math.min(far, Math.max(near, Math.max(bw / w, bh / h)));
     var whole = Math.max(size[0] / map.clientWidth, size[1] / map.clientHeight);
-    view = {cx: x + bw / 2, cy: y + bh / 2, zoom: whole / k};
+    view = {cx: x + bw / 2 + (right - left) / 2 * k, cy: y + bh / 2 - (top - bottom) / 2 * k, zoom: whole / k};
     apply();
   }
 
@@ -118,7 +120,7 @@
   function openOnFleet() {
     var focus = ((document.getElementById("fd-pieces") || {}).dataset || {}).focus;
     var box = (focus || "").split(/\s+/).map(Number);
-    if (box.length === 4 && box.every(isFinite)) fit(box[0], box[1], box[2], box[3], 0.2, 0.5);
+    if (box.length === 4 && box.every(isFinite)) fit(box[0], box[1], box[2], box[3], 0.2, 1.0);
     else apply();
   }
 
