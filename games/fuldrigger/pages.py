@@ -116,6 +116,9 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
     (`offer`); absent when the live part is rendered for the socket or after an action."""
     seats = Seats(names, colours)
     query = query or {}
+    over = view["phase"] == "over" or bool(getattr(match, "is_over", False))
+    if over:        # the end shows the ending: no turn controls, no market (the log keeps the moves)
+        legal, my_turn, query = [], False, {}
     acts = Legal(legal)
     ships_by_id = {ship["id"]: ship for ship in view["ships"].values()}
     mine = sorted((s for s in ships_by_id.values() if s["owner"] == seat), key=lambda s: s["id"]) \
@@ -125,17 +128,36 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
     selected = _selected(view, seat, acts, movable, ships_by_id, query)
     attack = attacks(view, seat, acts, ships_by_id, seats, query)
     offer = offers(view, seat, acts, ships_by_id, seats, query)
+    if over:
+        offer = {"incoming": [], "outgoing": [], "form": None, "can_offer": False}
+    trade_now = markets(view, seat, [] if over else mine)
+    if selected:
+        buyers = {row["port"]: row for m in trade_now["cargo"] if m["ship_id"] == selected["ship"] for row in m["every"]}
+        for dest in selected["destinations"]:
+            row = buyers.get(dest["id"])
+            if row:
+                dest["buys"] = row
+                dest["label"] += " · " + (_("buys your %(good)s for %(price)s") if row["ok"] else
+                                          _("buys your %(good)s for %(price)s, but it has not sailed ten squares"
+                                            " yet")) % {"good": in_a_sentence(row["good"]), "price": row["price"]}
+        # Ports that buy the ship's cargo and allow the sale lead the list.
+        selected["destinations"].sort(key=lambda d: (not d.get("buys", {}).get("ok"), not d["port"], d["name"],
+                                                     d["steps"]))
     return {
         "query": _chosen_query(selected, attack, offer),
+        "over": over,
         "viewbox": world_map.chart()["viewbox"],
-        "pieces": pieces(view, seats, movable, selected),
-        "turn": turn(view, seats, acts),
-        "fleet": fleet(view, seat, acts, mine, movable),
+        "focus": focus(view, seat, over),
+        "pieces": pieces(view, seats, movable, selected, seat),
+        "markets": trade_now,
+        "turn": {**turn(view, seats, acts), "card": None} if over else turn(view, seats, acts),
+        "fleet": [] if over else fleet(view, seat, acts, mine, movable),
         "sail": selected,
-        "ports": ports(view, seat, acts, mine, seats),
+        "choose_ship": bool(movable) and not selected,
+        "ports": [] if over else ports(view, seat, acts, mine, seats),
         "attacks": attack,
         "offers": offer,
-        "players": players(view, seats),
+        "players": players(view, seats, over),
         "chart": fortune_chart(view, seats),
         "final": final(match, seats) if match is not None else [],
         "other": acts.unhandled(),
@@ -201,8 +223,9 @@ def _n(value: float) -> str:
     return str(round(value))
 
 
-def pieces(view: dict, seats: Seats, movable: set, selected: dict | None) -> dict:
-    """Ships spread in a row above their square; fortresses beside their port."""
+def pieces(view: dict, seats: Seats, movable: set, selected: dict | None, seat=None) -> dict:
+    """Ships in a row on their square (`o`: the place in the row, which the page's script widens
+    as it draws the ships larger when zoomed out); fortresses beside their port."""
     at: dict[str, list[dict]] = {}
     for ship in sorted(view["ships"].values(), key=lambda s: (s["owner"], s["id"])):
         at.setdefault(ship["node"], []).append(ship)
@@ -213,10 +236,10 @@ def pieces(view: dict, seats: Seats, movable: set, selected: dict | None) -> dic
             continue
         x, y = world_map.position(node)
         for index, ship in enumerate(here):
-            dx = (index - (len(here) - 1) / 2) * 5.5
+            o = index - (len(here) - 1) / 2
             ships.append({
-                "id": ship["id"], "x": _n(x + dx - 3.5), "y": _n(y - 9.5),
-                "colour": seats.colour(ship["owner"]),
+                "id": ship["id"], "x": _n(x + o * 5.5), "y": _n(y - 1.5), "o": f"{o:g}",
+                "colour": seats.colour(ship["owner"]), "mine": seat is not None and ship["owner"] == seat,
                 "symbol": "privateer" if ship["privateer"] else "laden" if ship["cargo"] else "merchant",
                 "title": _ship_title(ship, seats), "movable": ship["id"] in movable,
                 "selected": ship["id"] == chosen,
@@ -229,6 +252,23 @@ def pieces(view: dict, seats: Seats, movable: set, selected: dict | None) -> dic
                           "title": _("Fortress in %(port)s (%(owner)s)") % {"port": place(port),
                                                                              "owner": seats.name(owner)}})
     return {"ships": ships, "fortresses": forts}
+
+
+def focus(view: dict, seat, over: bool) -> str:
+    """Where the map opens (x y width height in map units): on the viewer's fleet; for a spectator
+    (or a player without ships) on the fleet of the player to play, else on every ship."""
+    ships = list(view["ships"].values())
+    if not over:
+        for owner in (seat, view["turn"]["seat"]):
+            theirs = [s for s in ships if s["owner"] == owner] if owner is not None else []
+            if theirs:
+                ships = theirs
+                break
+    points = [world_map.position(s["node"]) for s in ships if s["node"] in WORLD.nodes]
+    if not points:
+        return ""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return " ".join(_n(v) for v in (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
 
 
 # ---- the turn and the chance cards -----------------------------------------------------------
@@ -413,6 +453,51 @@ def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]
     return out
 
 
+MARKETS_SHOWN = 5      # ports listed per cargo: the best five; the map marks every one
+
+
+def markets(view: dict, seat, mine: list) -> dict:
+    """Trade at a glance: for each cargo aboard the viewer's ships, the ports that buy it, what a
+    load fetches there now (cards, fortresses, duty), how many squares away it lies, and whether
+    the ten-square rule (F30) allows the sale on arrival by the shortest way; `marks` places a
+    marker on the map at every such port."""
+    cargo, marks = [], {}
+    if seat is None:
+        return {"cargo": cargo, "marks": []}
+    for ship in mine:
+        load = ship["cargo"]
+        if not load or ship["node"] not in WORLD.nodes:
+            continue
+        steps = WORLD.distances_from(ship["node"])
+        rows = []
+        for port in WORLD.ports:
+            terms = sale_terms(view, seat, port, load["good"])
+            if terms is None or port not in steps:
+                continue
+            duty = DUTY if trade.duty_owner(view, seat, port) is not None else 0
+            embargo = trade.embargoed(view, port)
+            far = load["carried"] + steps[port] >= MIN_CARRIED
+            rows.append({"port": port, "name": place(port), "good": good_name(load["good"]),
+                         "price": max(0, terms["price"] - duty), "gain": terms["price"] - duty - load["paid"],
+                         "steps": steps[port], "ok": far and not embargo, "embargo": embargo, "far": far,
+                         "here": steps[port] == 0})
+        rows.sort(key=lambda r: (not r["ok"], -r["price"], r["steps"]))
+        for row in rows:
+            mark = marks.setdefault(row["port"], {"id": row["port"], "ok": False, "goods": []})
+            mark["ok"] = mark["ok"] or row["ok"]
+            mark["goods"].append(f"{row['good']} {row['price']}")
+        info = cargo_text(load)
+        cargo.append({"ship": ship["name"], "ship_id": ship["id"], "good": info["name"], "paid": load["paid"],
+                      "status": info["status"], "to_go": info["to_go"], "ports": rows[:MARKETS_SHOWN], "every": rows,
+                      "more": max(0, len(rows) - MARKETS_SHOWN)})
+    out = []
+    for port, mark in sorted(marks.items()):
+        x, y = world_map.position(port)
+        out.append({"id": port, "ok": mark["ok"], "x": _n(x + 1), "y": _n(y - 9),
+                    "title": _("%(port)s buys: %(goods)s") % {"port": place(port), "goods": ", ".join(mark["goods"])}})
+    return {"cargo": cargo, "marks": out}
+
+
 def _isthmus(view, seat, acts: Legal, port: str, ships: list, seats: Seats) -> dict | None:
     partner = WORLD.isthmus_partner(port)
     if partner is None or not view["options"].get("isthmus"):
@@ -532,7 +617,7 @@ def offers(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, query
 
 # ---- players, fortunes, the end -------------------------------------------------------------
 
-def players(view: dict, seats: Seats) -> list[dict]:
+def players(view: dict, seats: Seats, over: bool = False) -> list[dict]:
     out = []
     fortunes = view.get("fortunes") or [0] * view["players"]
     for seat in range(view["players"]):
@@ -540,7 +625,7 @@ def players(view: dict, seats: Seats) -> list[dict]:
         out.append({
             "seat": seat, "name": seats.name(seat), "colour": seats.colour(seat), "cash": view["cash"][seat],
             "fortune": fortunes[seat], "out": view["out"][seat], "skip": view["skip"][seat],
-            "home": place(view["homes"][seat]), "to_play": view["turn"]["seat"] == seat and view["phase"] == "play",
+            "home": place(view["homes"][seat]), "to_play": not over and view["turn"]["seat"] == seat and view["phase"] == "play",
             "ships": [{"name": s["name"], "place": place(s["node"]), "privateer": s["privateer"],
                        "cargo": cargo_text(s["cargo"])} for s in ships],
             "fortresses": [place(p) for p, o in sorted(view["fortresses"].items()) if o == seat],

@@ -9,8 +9,10 @@ it once per language (`chart_in`).
 """
 from __future__ import annotations
 
+import json
 import math
 from functools import lru_cache
+from pathlib import Path
 
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
@@ -29,6 +31,18 @@ LANDS = (
     (gettext_noop("SOUTH AMERICA"), -60, -12), (gettext_noop("NEW HOLLAND"), 133, -25),
     (gettext_noop("ARABIA"), 46, 23),
 )
+
+
+COASTLINES = Path(__file__).with_name("coastlines.json")   # written by make_coastlines.py
+
+
+@lru_cache(maxsize=1)
+def coastlines() -> dict:
+    """Natural Earth's land as one SVG path, y measured from the North Pole (make_coastlines.py)."""
+    data = json.loads(COASTLINES.read_text())
+    if data["scale"] != SCALE:
+        raise ValueError("coastlines.json was made for another scale: run make_coastlines.py again")
+    return data
 
 
 def _project(lon: float, lat: float, top: float) -> tuple[float, float]:
@@ -114,6 +128,11 @@ def chart() -> dict:
                             "letter": data.get("reef") or "", "title": WORLD.name(node)})
         else:
             squares.append((x, y))
+    # Which port names yield to which when labels crowd (lower first): home ports, then the ports
+    # with the most trade (goods bought or sold), then the isthmus ports.
+    for port in ports:
+        trade = len(WORLD.prices.get(port["id"], {}))
+        port["rank"] = (0 if port["home"] else 100) - trade - (3 if port["isthmus"] else 0)
     ports.sort(key=lambda p: p["name"])
     lands = [{"name": name, "x": _r((lon + 180) * SCALE), "y": _r((top - lat) * SCALE)}
              for name, lon, lat in LANDS]
@@ -121,6 +140,7 @@ def chart() -> dict:
     home = (_r(sum(p[0] for p in homes) / len(homes)), _r(sum(p[1] for p in homes) / len(homes))) if homes else None
     return {
         "width": width, "height": height, "viewbox": f"0 0 {width} {height}", "home": home,
+        "land": coastlines()["d"], "land_shift": _r((90 - top) * SCALE),
         "positions": positions, "routes": "".join(parts), "squares": squares, "hazards": hazards,
         "ports": ports, "lands": lands, "equator": _r(top * SCALE),
         "tropics": (_r((top - 23.44) * SCALE), _r((top + 23.44) * SCALE)),

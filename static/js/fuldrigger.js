@@ -35,7 +35,134 @@
     var s = scale(), w = map.clientWidth * s, h = map.clientHeight * s;
     var box = [view.cx - w / 2, view.cy - h / 2, w, h].map(function (n) { return n.toFixed(1); }).join(" ");
     document.querySelectorAll("#fd-sea, #fd-pieces").forEach(function (svg) { svg.setAttribute("viewBox", box); });
+    sizes(s);
+    declutter(s, view.cx - w / 2, view.cy - h / 2);
     try { sessionStorage.setItem(storeKey, JSON.stringify(view)); } catch (e) { /* private mode */ }
+  }
+
+  // ---- readable at every zoom ---------------------------------------------------------------
+  // Symbols keep a size on screen between a least and a most (in CSS pixels) whatever the zoom:
+  // the stylesheet scales them by these factors; ships are placed here (a row of them widens).
+  var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+
+  function factor(natural, least, most, s) {   // the scale that shows `natural` units at least..most px
+    return Math.min(Math.max(natural / s, least), most) * s / natural;
+  }
+
+  function sizes(s) {
+    var css = root.style;
+    css.setProperty("--fd-k", s.toFixed(4));
+    css.setProperty("--fd-lit", touch ? 13 : 7);       // a lit square's radius: a finger's width on a phone
+    css.setProperty("--fd-haz", factor(6.4, 9, 20, s).toFixed(3));
+    css.setProperty("--fd-port", factor(5.2, 7, 14, s).toFixed(3));
+    css.setProperty("--fd-mark", factor(6, 12, 20, s).toFixed(3));
+    var ship = factor(7, touch ? 22 : 16, 30, s);
+    document.querySelectorAll("#fd-pieces .fd-ship").forEach(function (g) {
+      var o = Number(g.getAttribute("data-o")) || 0;
+      var x = Number(g.getAttribute("data-x")) - o * 5.5, y = Number(g.getAttribute("data-y"));
+      g.setAttribute("transform", "translate(" + (x + o * 7.6 * ship).toFixed(1) + " " + y + ") scale(" + ship.toFixed(3) + ")");
+    });
+  }
+
+  // Port names yield to one another by rank (home ports, then the busiest), and every name on
+  // the player's business (his ships, where the chosen ship can go, where his cargo sells) first.
+  var labels = null;
+
+  function declutter(s, left, top) {
+    if (!labels) {
+      labels = Array.from(document.querySelectorAll("#fd-sea .fd-port")).map(function (g) {
+        var text = g.querySelector("text");
+        return {id: g.getAttribute("data-id"), text: text, rank: Number(g.getAttribute("data-r")) || 0,
+                x: Number(text.getAttribute("x")), y: Number(text.getAttribute("y")),
+                w: text.getComputedTextLength() / s};
+      });
+    }
+    var busy = {};
+    document.querySelectorAll("#fd-pieces .fd-buyer, #fd-pieces .fd-reach a").forEach(function (el) {
+      busy[el.getAttribute("data-id") || el.getAttribute("data-to")] = true;
+    });
+    var w = map.clientWidth, h = map.clientHeight, placed = [];
+    labels.forEach(function (l) {   // every port's own mark is in the way of other names
+      var x = (l.x - left) / s, y = (l.y - top) / s;
+      l.sx = x; l.sy = y;
+      placed.push([x - 5, y - 5, x + 5, y + 5, l]);
+    });
+    labels.slice().sort(function (a, b) {
+      return (busy[a.id] ? -1000 : 0) + a.rank - ((busy[b.id] ? -1000 : 0) + b.rank);
+    }).forEach(function (l) {
+      var box = [l.sx + 7, l.sy - 8, l.sx + 9 + l.w, l.sy + 8];
+      if (box[2] < 0 || box[0] > w || box[3] < 0 || box[1] > h) { l.text.classList.remove("fd-hide"); return; }
+      var clash = placed.some(function (p) {
+        return p[4] !== l && p[0] < box[2] && box[0] < p[2] && p[1] < box[3] && box[1] < p[3];
+      });
+      l.text.classList.toggle("fd-hide", clash);
+      if (!clash) placed.push(box.concat([l]));
+    });
+  }
+
+  // Fit a box (map units) in the map, no closer than `near` and no farther than `far` units a pixel.
+  function fit(x, y, bw, bh, near, far) {
+    // Room around the box: more on the right, where the zoom buttons sit, and above, for the ships.
+    var left = 30, right = 70, top = 44, bottom = 30;
+    var w = Math.max(1, map.clientWidth - left - right), h = Math.max(1, map.clientHeight - top - bottom);
+    var k = Math.min(far, Math.max(near, Math.max(bw / w, bh / h)));
+    var whole = Math.max(size[0] / map.clientWidth, size[1] / map.clientHeight);
+    view = {cx: x + bw / 2 + (right - left) / 2 * k, cy: y + bh / 2 - (top - bottom) / 2 * k, zoom: whole / k};
+    apply();
+  }
+
+  function inView(x, y) {
+    var s = scale(), w = map.clientWidth * s, h = map.clientHeight * s;
+    return Math.abs(x - view.cx) < w / 2 - 20 * s && Math.abs(y - view.cy) < h / 2 - 20 * s;
+  }
+
+  // Where the map opens: on the viewer's fleet (the live part says where), readable.
+  function openOnFleet() {
+    var focus = ((document.getElementById("fd-pieces") || {}).dataset || {}).focus;
+    var box = (focus || "").split(/\s+/).map(Number);
+    if (box.length === 4 && box.every(isFinite)) fit(box[0], box[1], box[2], box[3], 0.2, 1.0);
+    else apply();
+  }
+
+  // A ship just chosen: every square it can reach is shown (zooming out only as far as needed).
+  var shownChoice = null, movedFor = false;
+
+  function showReach() {
+    var pieces = document.getElementById("fd-pieces");
+    var chosen = pieces && pieces.getAttribute("data-chosen");
+    if (!chosen) {               // the ship has sailed (or the choice was dropped): back to the fleet
+      if (movedFor) openOnFleet();
+      shownChoice = null; movedFor = false;
+      return;
+    }
+    if (chosen === shownChoice) return;
+    shownChoice = chosen;
+    var xs = [], ys = [];
+    pieces.querySelectorAll(".fd-reach circle, .fd-ship.fd-selected").forEach(function (el) {
+      var x = Number(el.getAttribute("cx") || el.getAttribute("data-x")), y = Number(el.getAttribute("cy") || el.getAttribute("data-y"));
+      if (isFinite(x) && isFinite(y)) { xs.push(x); ys.push(y); }
+    });
+    if (!xs.length) return;
+    var x0 = Math.min.apply(null, xs), y0 = Math.min.apply(null, ys);
+    var x1 = Math.max.apply(null, xs), y1 = Math.max.apply(null, ys);
+    if (x1 - x0 > size[0] / 2) return;     // across the date line: leave the view to the player
+    if (xs.every(function (x, i) { return inView(x, ys[i]); })) return;
+    fit(x0, y0, x1 - x0, y1 - y0, 0.15, 1.2);
+    movedFor = true;
+  }
+
+  // What the player chose (a square, else the ship), for zoom steps to centre on.
+  function chosenPoint() {
+    var el = document.querySelector("#fd-pieces .fd-reach circle.fd-on, #fd-pieces .fd-reach circle.fd-chosen");
+    if (el) return [Number(el.getAttribute("cx")), Number(el.getAttribute("cy"))];
+    el = document.querySelector("#fd-pieces .fd-ship.fd-selected");
+    return el ? [Number(el.getAttribute("data-x")), Number(el.getAttribute("data-y"))] : null;
+  }
+
+  function zoomStep(factor) {
+    var p = chosenPoint();
+    if (p && isFinite(p[0]) && isFinite(p[1])) { view.cx = p[0]; view.cy = p[1]; }
+    zoomAt(factor);
   }
 
   function reset() { view = {cx: size[0] / 2, cy: size[1] / 2, zoom: 1}; apply(); }
@@ -115,8 +242,8 @@
     if (evt.target !== map) return;
     var step = 60, keys = {ArrowLeft: [step, 0], ArrowRight: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step]};
     if (keys[evt.key]) panBy(keys[evt.key][0], keys[evt.key][1]);
-    else if (evt.key === "+" || evt.key === "=") zoomAt(1.5);
-    else if (evt.key === "-" || evt.key === "_") zoomAt(1 / 1.5);
+    else if (evt.key === "+" || evt.key === "=") zoomStep(1.5);
+    else if (evt.key === "-" || evt.key === "_") zoomStep(1 / 1.5);
     else if (evt.key === "0") reset();
     else return;
     evt.preventDefault();
@@ -131,14 +258,8 @@
     size = [box[2], box[3]];
     try { positions = JSON.parse(document.getElementById("fd-positions").textContent); } catch (e) { positions = {}; }
     try { view = JSON.parse(sessionStorage.getItem(storeKey)); } catch (e) { view = null; }
-    if (!view || !isFinite(view.cx) || !isFinite(view.zoom)) {
-      view = {cx: size[0] / 2, cy: size[1] / 2, zoom: 1};
-      // On a phone the whole world is too small to play on: start near the home ports.
-      var home = (map.dataset.home || "").split(/\s+/).map(Number);
-      if (map.clientWidth < 600 && home.length === 2 && isFinite(home[0])) view = {cx: home[0], cy: home[1], zoom: 3};
-      var legend = document.querySelector(".fd-legend");
-      if (legend && window.innerWidth < 600) legend.open = false;
-    }
+    var fresh = !view || !isFinite(view.cx) || !isFinite(view.zoom);
+    if (fresh) view = {cx: size[0] / 2, cy: size[1] / 2, zoom: 1};
     var sea = document.getElementById("fd-sea");
     sea.addEventListener("pointerdown", onDown);
     sea.addEventListener("pointermove", onMove);
@@ -149,11 +270,22 @@
     map.querySelectorAll("[data-zoom]").forEach(function (button) {
       button.addEventListener("click", function () {
         var how = button.getAttribute("data-zoom");
-        if (how === "in") zoomAt(1.5); else if (how === "out") zoomAt(1 / 1.5); else reset();
+        if (how === "in") zoomStep(1.5); else if (how === "out") zoomStep(1 / 1.5); else reset();
       });
     });
     window.addEventListener("resize", apply);
-    apply();
+    movePieces();
+    if (fresh) openOnFleet(); else apply();
+  }
+
+  // The pieces' <svg> comes with the live part, which is replaced after every change; it is laid
+  // over the map by moving it into the map's box (the map stays on screen while the turn scrolls).
+  function movePieces() {
+    if (!map) return;
+    var fresh = Array.from(document.querySelectorAll(".fd-pieces")).filter(function (el) { return !map.contains(el); }).pop();
+    if (!fresh) return;
+    map.querySelectorAll(".fd-pieces").forEach(function (old) { if (old !== fresh) old.remove(); });
+    map.insertBefore(fresh, map.querySelector(".fd-tools"));
   }
 
   // ---- choosing a ship, a square and a route -----------------------------------------------
@@ -185,12 +317,12 @@
     try { return JSON.parse(select.value || "[]"); } catch (e) { return []; }
   }
 
-  function showChoice() {
+  function showChoice(byTap) {
     var select = document.getElementById("fd-dest");
     if (!select) return;
     preview(chosenPath(select));
     var note = document.getElementById("fd-dest-hazards"), option = select.options[select.selectedIndex];
-    if (note) note.textContent = option && option.value ? say("path") + " " + option.textContent : "";
+    if (note) note.textContent = option && option.value ? say("path") + " " + option.textContent + (byTap ? " — " + say("again") : "") : "";
   }
 
   function showRoute() {
@@ -219,7 +351,13 @@
       var to = link.getAttribute("data-to"), select = document.getElementById("fd-dest");
       if (to && select) {
         var option = select.querySelector("option[data-to='" + to + "']");
-        if (option) { select.value = option.value; showChoice(); return; }
+        if (option) {
+          if (select.value === option.value && sailForm()) { sailForm().requestSubmit(); return; }
+          select.value = option.value;
+          showChoice(true);
+          reveal(document.querySelector(".fd-sail .actions"));
+          return;
+        }
       }
       get(link.getAttribute("href"));
       return;
@@ -250,7 +388,7 @@
   });
 
   document.addEventListener("change", function (evt) {
-    if (evt.target.id === "fd-dest") showChoice();
+    if (evt.target.id === "fd-dest") showChoice(false);
     if (evt.target.name === "a.path" && evt.target.type === "radio") showRoute();
   });
 
@@ -327,15 +465,68 @@
     if (el) el.focus({preventScroll: true});
   }
 
+  // An action never scrolls the page away from what it acts on: after the live part is replaced,
+  // the sail form (when a ship was chosen), else the part of the page the player acted in, is
+  // brought into view if it is not (below the map on a phone: the sections' scroll-margin).
+  var actedIn = null;
+
+  function reveal(el, partly) {   // partly: some of it on screen is enough (the rest stays put)
+    if (!el) return;
+    var r = el.getBoundingClientRect(), top = 0;
+    if (map && getComputedStyle(map).position === "sticky") top = map.getBoundingClientRect().bottom;
+    if (r.top >= top && r.bottom <= window.innerHeight) return;
+    if (partly && r.bottom > top + 40 && r.top < window.innerHeight - 40) return;
+    el.scrollIntoView({block: r.height > window.innerHeight - top ? "start" : "nearest"});
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var section = evt.detail.elt && evt.detail.elt.closest && evt.detail.elt.closest("#match-live section[class]");
+    var submitter = evt.detail.requestConfig && evt.detail.requestConfig.triggeringEvent &&
+      evt.detail.requestConfig.triggeringEvent.submitter;
+    if (submitter && submitter.closest) section = submitter.closest("#match-live section[class]") || section;
+    actedIn = null;
+    if (section) {
+      var kind = "#match-live section." + section.className.split(/\s+/)[0];
+      actedIn = {kind: kind, index: Array.from(document.querySelectorAll(kind)).indexOf(section), top: 0};
+    }
+  });
+
+  // Just before the swap: where the part acted in sits now (the request may have taken a while).
+  document.addEventListener("htmx:beforeSwap", function () {
+    var old = actedIn && document.querySelectorAll(actedIn.kind)[actedIn.index];
+    if (old) actedIn.top = old.getBoundingClientRect().top;
+  });
+
+  function keepInView() {
+    var sail = document.querySelector("#match-live .fd-sail"), acted = actedIn;
+    actedIn = null;
+    if (sail) { reveal(sail); return; }
+    if (!acted) return;
+    var el = document.querySelectorAll(acted.kind)[acted.index] || document.querySelector(acted.kind);
+    if (el) {
+      // The part acted in stays where it was on the screen, whatever grew or shrank above it.
+      var moved = el.getBoundingClientRect().top - acted.top;
+      if (Math.abs(moved) > 1) window.scrollBy(0, moved);
+    } else {
+      el = document.querySelector("#match-live .fd-turn");     // gone with the action (sailed): the turn
+    }
+    if (el && el.classList.contains("fd-turn")) reveal(el.querySelector(".actions") || el.querySelector("p") || el);
+    else reveal(el, true);
+  }
+
   document.addEventListener("htmx:beforeSwap", rememberFocus);
   document.addEventListener("htmx:afterSettle", restoreFocus);
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    if (evt.detail.elt && evt.detail.elt.id === "match-live") keepInView();
+  });
   document.addEventListener("htmx:wsBeforeMessage", rememberFocus);
   document.addEventListener("htmx:wsAfterMessage", restoreFocus);
 
   function onLoad() {
     setUpMap();
-    if (map) apply();         // the new pieces' <svg> takes the kept zoom
-    showChoice();
+    movePieces();
+    if (map) { apply(); showReach(); }   // the new pieces' <svg> takes the kept zoom
+    showChoice(false);
     showRoute();
   }
 

@@ -240,13 +240,24 @@ def test_fortunes_are_charted_round_by_round_and_the_end_is_broken_down(match, p
     assert body.count('<polyline class="fd-line') == 2 and "Fortunes, round by round" in body
     services.match_finish(match_id=match.pk, reason="the test ended it")
     body = client_for(opponent).get(match.get_absolute_url()).content.decode()
-    final = body[body.index("Final ranking"):]
+    final = body[body.index("Final ranking"):body.index("</ol>", body.index("Final ranking"))]
     assert "(3 × 100)" in final and "Cash" in final and "Fortresses" in final
     match.refresh_from_db()
-    for row in match.standings:
+    rows = re.findall(r"<li>(.*?)</li>", final, re.S)
+    assert len(rows) == len(match.standings)
+    for row, shown in zip(match.standings, rows):
         detail = row["detail"]
-        assert (f"<td>{detail['cash']}</td><td>{detail['ships'] * 100} <small>({detail['ships']} × 100)</small>"
-                f"</td>") in final and f"<strong>{row['score']}</strong>" in final
+        # Fortune first, then how it is made up (F2): cash, ships, fortresses, cargo.
+        parts = [f"Fortune {row['score']}</strong>", f"Cash {detail['cash']}",
+                 f"Ships {detail['ships'] * 100} ({detail['ships']} × 100)",
+                 f"Fortresses {detail['fortresses'] * 100} ({detail['fortresses']} × 100)", f"Cargo {detail['cargo']}"]
+        assert all(part in shown for part in parts), shown
+        assert [shown.index(part) for part in parts] == sorted(shown.index(part) for part in parts)
+    # The end shows the ending once: no second standings list, no turn controls, no market.
+    live = body[body.index('class="fd-live'):body.index('class="log"')]
+    assert live.count("Final ranking") == 1 and "fd-over" in live
+    for gone in ("Roll the dice", "End the turn", "Your ships", "For sale", "Sail…", "Make an offer", "to play"):
+        assert gone not in live, gone
 
 
 def test_the_live_part_of_an_htmx_action_stays_under_15_kb_for_four_players(player, opponent, outsider):

@@ -1,0 +1,200 @@
+"""One Fuldrigger turn on one screen, on a desktop (1366×900) and on a touch phone (390×844): roll,
+choose a ship on the map, tap a lit square, sail, buy, end the turn. At every step the map and
+the control in use are both on screen (not under the map), the page never scrolls sideways, no
+action scrolls the page away from what it acted on, and no JavaScript error is logged. Labels
+stay readable and, on the phone, ships and lit squares are big enough to tap. A screenshot of
+the screen per step lands in tests/artifacts/."""
+import pytest
+
+from games.engines.fuldrigger.board import WORLD
+from games.models import Match
+from tests.browser.conftest import ARTIFACTS, browser, live_site  # noqa: F401  (fixtures)
+from tests.conftest import make_user
+from tests.fuldrigger.fuldrigger_pages_support import change_state, start
+
+pytestmark = pytest.mark.browser
+
+DEVICES = {
+    "desktop": {"viewport": {"width": 1366, "height": 900}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+              "device_scale_factor": 2},
+}
+
+ON_SCREEN = """(el, map) => {
+    const r = el.getBoundingClientRect(), m = map.getBoundingClientRect();
+    const sticky = getComputedStyle(map).position === 'sticky';
+    const inside = r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return {inside, covered: !(hit && (el === hit || el.contains(hit) || map.contains(el))),
+            under_map: sticky && !map.contains(el) && r.top < m.bottom - 1};
+}"""
+
+
+class Player:
+    def __init__(self, browser, base, device):
+        self.device, self.base = device, base
+        self.context = browser.new_context(**DEVICES[device])
+        self.page = self.context.new_page()
+        self.errors, self.shots = [], 0
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def log_in(self, username):
+        self.page.goto(self.base + "/accounts/login/")
+        self.page.fill("#id_username", username)
+        self.page.fill("#id_password", "pw-" + username * 2)
+        self.page.click("main button[type=submit]")
+        self.page.wait_for_url(self.base + "/")
+
+    def press(self, locator):
+        """A tap on the phone, a click on the desktop."""
+        if self.device == "phone":
+            locator.tap()
+        else:
+            locator.click()
+
+    def press_at(self, x, y):
+        if self.device == "phone":
+            self.page.touchscreen.tap(x, y)
+        else:
+            self.page.mouse.click(x, y)
+
+    def settled(self):
+        """The live part swapped in and settled (the page's script has put things in view)."""
+        self.page.wait_for_function("!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+        self.page.wait_for_timeout(50)
+
+    def check(self, control, label):
+        """The map and `control` are both on screen, the control not hidden under the map; no
+        sideways scroll; no error. Then a screenshot of the screen."""
+        page = self.page
+        self.settled()
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"], label
+        box, view = page.locator("#fd-map").bounding_box(), page.viewport_size
+        assert box["y"] >= -1 and box["y"] + box["height"] <= view["height"] + 1, (label, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"] + 1, (label, box)
+        where = control.evaluate(ON_SCREEN, page.locator("#fd-map").element_handle()) if control else None
+        if where:
+            assert where["inside"] and not where["under_map"] and not where["covered"], (label, where)
+        self.shots += 1
+        page.screenshot(path=str(ARTIFACTS / f"fd-turn-{self.device}-{self.shots:02d}-{label}.png"))
+        assert self.errors == [], (label, self.errors)
+
+
+def ship_at(match_id, ship_id):
+    return Match.objects.get(pk=match_id).state["ships"][str(ship_id)]
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_turn_on_one_screen(device, browser, live_site):  # noqa: F811
+    users = [make_user(name) for name in ("anna", "bo", "carl")]
+    match = start(users)
+    # Every reef known (harmless, F18), so that the square tapped is not a gamble on the dice.
+    change_state(match, lambda state: state["known_reefs"].__setitem__(
+        0, sorted({data["reef"] for data in WORLD.nodes.values() if data.get("reef")})))
+    ARTIFACTS.mkdir(exist_ok=True)
+    anna = Player(browser, live_site, device)
+    page = anna.page
+    try:
+        anna.log_in("anna")
+        page.goto(f"{live_site}/matches/{match.pk}/")
+        page.wait_for_selector("#fd-map #fd-pieces .fd-ship.fd-mine")
+        page.wait_for_function("document.documentElement.style.getPropertyValue('--fd-k') !== ''")
+
+        # The map opens on anna's fleet, shows land, and its names are readable.
+        assert page.locator("#fd-sea .fd-land").get_attribute("d").count("z") > 100
+        assert "Natural Earth" in page.locator(".fd-credit").inner_text()
+        mine = page.locator("#fd-pieces .fd-ship.fd-mine")
+        map_box = page.locator("#fd-map").bounding_box()
+        for i in range(mine.count()):
+            ship = mine.nth(i).bounding_box()
+            assert map_box["x"] <= ship["x"] and ship["x"] + ship["width"] <= map_box["x"] + map_box["width"]
+            assert map_box["y"] <= ship["y"] and ship["y"] + ship["height"] <= map_box["y"] + map_box["height"]
+        sizes = page.evaluate("""() => [...document.querySelectorAll('#fd-sea .fd-port text')]
+            .filter(t => getComputedStyle(t).display !== 'none' && t.getBoundingClientRect().width > 0)
+            .map(t => t.getBoundingClientRect().height)""")
+        assert len(sizes) >= 4 and min(sizes) >= 11, sizes
+        roll = page.locator(".fd-turn button:has-text('Roll the dice')")
+        anna.check(roll, "opened")
+
+        # Roll: the turn's controls stay where they were.
+        anna.press(roll)
+        page.wait_for_selector("text=ships sail up to")
+        page.wait_for_selector("#fd-pieces .fd-ship.fd-mine a")
+        anna.check(page.locator(".fd-turn button:has-text('End the turn')"), "rolled")
+
+        # Choose a ship on the map: the squares it can reach light up on the map, the sail form
+        # is on screen beside (or below) it.
+        ship_link = page.locator("#fd-pieces .fd-ship.fd-mine a").first
+        ship_id = int(ship_link.get_attribute("data-ship"))
+        hit = page.locator(f"#fd-pieces a[data-ship='{ship_id}'] .fd-hit").bounding_box()
+        if device == "phone":
+            assert min(hit["width"], hit["height"]) >= 24, hit
+        anna.press_at(hit["x"] + hit["width"] / 2, hit["y"] + hit["height"] / 2)
+        page.wait_for_selector("#fd-dest")
+        page.wait_for_selector("#fd-map #fd-pieces .fd-reach a")
+        page.wait_for_timeout(200)
+        assert int(page.get_attribute(".fd-sail form", "data-ship")) == ship_id
+        anna.check(page.locator(".fd-sail button.primary"), "ship-chosen")
+
+        # Tap a lit square that shows on the map (a calm one, not under another piece).
+        target = page.evaluate("""() => {
+            const map = document.getElementById('fd-map').getBoundingClientRect();
+            const safe = [...document.querySelectorAll('#fd-dest option[data-to]')]
+              .filter(o => !/storm|iceberg|calm|pirate|reef/i.test(o.textContent.replace(/reef \\w \\([^)]*known: harmless\\)/g, '')))
+              .map(o => o.dataset.to);
+            for (const a of document.querySelectorAll('#fd-pieces .fd-reach a')) {
+              const r = a.querySelector('circle').getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+              if (x < map.left + 30 || x > map.right - 60 || y < map.top + 10 || y > map.bottom - 20) continue;
+              if (!safe.includes(a.dataset.to) || !a.contains(document.elementFromPoint(x, y))) continue;
+              return {to: a.dataset.to, x, y, w: r.width};
+            }
+            return null; }""")
+        assert target, "no lit square to tap on the map"
+        if device == "phone":
+            assert target["w"] >= 24, target
+        anna.press_at(target["x"], target["y"])
+        assert page.eval_on_selector("#fd-dest", "s => s.selectedOptions[0].dataset.to") == target["to"]
+        assert page.get_attribute("#fd-preview", "d").startswith("M")
+        anna.check(page.locator(".fd-sail button.primary"), "square-chosen")
+
+        # Sail: on the phone by tapping the lit square again, on the desktop with the button.
+        if device == "phone":
+            anna.press_at(target["x"], target["y"])
+        else:
+            anna.press(page.locator(".fd-sail button.primary"))
+        page.wait_for_selector("#fd-dest", state="detached")
+        assert ship_at(match.pk, ship_id)["node"] == target["to"]
+        anna.check(page.locator(".fd-turn .actions"), "sailed")
+
+        # Buy a load for a ship still at home: the port's panel stays where it was.
+        buy = page.locator(".fd-port-panel .fd-prices button").first
+        buy.scroll_into_view_if_needed()
+        page.wait_for_timeout(100)
+        anna.check(buy, "to-buy")
+        panel_top = page.locator(".fd-port-panel").first.bounding_box()["y"]
+        anna.press(buy)
+        page.wait_for_function("""() => document.querySelector('.fd-markets') !== null""")
+        anna.settled()
+        laden = [s for s in Match.objects.get(pk=match.pk).state["ships"].values() if s["owner"] == 0 and s["cargo"]]
+        assert len(laden) == 1
+        panel = page.locator(".fd-port-panel").first
+        # It stays put on the screen, though the lines above it change (a laden ship can no longer
+        # be fitted out as a privateer).
+        assert abs(panel.bounding_box()["y"] - panel_top) < 30, "the page jumped away from the port"
+        # Trade at a glance: where the new cargo sells, marked on the map too.
+        assert page.locator(".fd-markets li").count() >= 1
+        assert page.locator("#fd-pieces .fd-buyer").count() >= 1
+        # What the purchase did (the load aboard, and how far it must go) shows where it was made.
+        anna.check(page.locator(".fd-port-panel .fd-cargo-line").first, "bought")
+
+        # End the turn.
+        end = page.locator(".fd-turn button:has-text('End the turn')")
+        end.scroll_into_view_if_needed()
+        anna.check(end, "to-end")
+        anna.press(end)
+        page.wait_for_selector(".fd-turn button:has-text('End the turn')", state="detached")
+        assert Match.objects.get(pk=match.pk).state["turn"]["seat"] == 1
+        anna.check(page.locator(".fd-turn p").first, "ended")
+    finally:
+        anna.context.close()
