@@ -4,14 +4,14 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.formats import date_format
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from accounts import ratelimit
 from accounts.forms import ProfileForm, SignupForm, TokenForm
-from accounts.models import ApiToken, Profile
+from accounts.models import ApiToken, Profile, active_vacation, vacation_days_left
 
 
 def signup(request):
@@ -63,35 +63,10 @@ def profile(request):
         form.save()
         messages.success(request, _("Profile saved."))
         return redirect("profile")
-    from django.utils import timezone
-
-    from accounts.models import active_vacation
-    from games.services import vacation_days_left
-
     context = {"form": form, "tokens": request.user.api_tokens.order_by("-created_at"), "token_form": TokenForm(),
                "away": active_vacation(request.user, timezone.now()),
                "vacation_days_left": vacation_days_left(user=request.user)}
     return render(request, "accounts/profile.html", context, status=400 if form.errors else 200)
-
-
-@login_required
-@require_POST
-def vacation(request):
-    from games import services
-    from games.errors import ServiceError
-
-    try:
-        if request.POST.get("back"):
-            services.vacation_end(user=request.user)
-            messages.success(request, _("Welcome back: your clocks run again."))
-        else:
-            away = services.vacation_start(user=request.user, days=request.POST.get("days"))
-            messages.success(request, _("Enjoy your vacation. Your turns wait until %(until)s.")
-                             % {"until": date_format(away.ends_at, "d M Y H:i")})
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-        return redirect("profile")
-    return redirect("profile")
 
 
 @login_required

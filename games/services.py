@@ -6,11 +6,12 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
-from accounts.models import Vacation, active_vacation
+from accounts.models import Vacation, active_vacation, vacation_days_left  # noqa: F401 (re-exported)
 from games import bots, projections
 from games.engines import IllegalAction, get_engine
 from games.engines.dice import seed_hash
@@ -393,7 +394,10 @@ def seat_return(*, match_id, user) -> bool:
 
 def vacation_start(*, user, days: int, now=None) -> Vacation:
     """Go away for some days: the turns the player owns now wait that much longer, and turns
-    that come to them while away wait until they are back, in every match that allows it."""
+    that come to them while away wait until they are back, in every match that allows it.
+
+    The allowance is read and spent with the player's own row locked, so racing requests from
+    several sessions queue: one vacation at a time, never more days than are left."""
     now = now or timezone.now()
     try:
         days = int(days)
@@ -401,13 +405,14 @@ def vacation_start(*, user, days: int, now=None) -> Vacation:
         raise BadRequest(_("Say how many days.")) from None
     if days < 1:
         raise BadRequest(_("A vacation lasts at least one day."))
-    if days > vacation_days_left(user=user, now=now):
-        left = vacation_days_left(user=user, now=now)
-        raise BadRequest(ngettext("You have %(days)s vacation day left this year.",
-                                  "You have %(days)s vacation days left this year.", left) % {"days": left})
-    if active_vacation(user, now) is not None:
-        raise BadRequest(_("You are already on vacation."))
     with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        if active_vacation(user, now) is not None:
+            raise BadRequest(_("You are already on vacation."))
+        left = vacation_days_left(user=user, now=now)
+        if days > left:
+            raise BadRequest(ngettext("You have %(days)s vacation day left this year.",
+                                      "You have %(days)s vacation days left this year.", left) % {"days": left})
         vacation = Vacation.objects.create(user=user, starts_at=now, ends_at=now + timedelta(days=days))
         _shift_turns(user, timedelta(days=days))
     return vacation
@@ -417,6 +422,7 @@ def vacation_end(*, user, now=None) -> bool:
     """Back early: the days not taken return to the year's allowance and the clocks run again."""
     now = now or timezone.now()
     with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         vacation = active_vacation(user, now)
         if vacation is None:
             return False
@@ -425,12 +431,6 @@ def vacation_end(*, user, now=None) -> bool:
         vacation.save(update_fields=["ends_at"])
         _shift_turns(user, -unused)
     return True
-
-
-def vacation_days_left(*, user, now=None) -> int:
-    now = now or timezone.now()
-    taken = sum(v.days for v in Vacation.objects.filter(user=user, starts_at__year=now.year))
-    return max(0, settings.VACATION_DAYS_PER_YEAR - int(round(taken)))
 
 
 def _shift_turns(user, delta) -> None:

@@ -276,3 +276,23 @@ def chat_post(request, match_id):
     if error:
         messages.error(request, error)
     return redirect(match)
+
+
+@login_required
+@require_POST
+def vacation(request):
+    """The profile's vacation form (at /accounts/vacation/): here, not in accounts, because it
+    moves the games' clocks; accounts keeps only the allowance."""
+    from django.utils.formats import date_format
+
+    try:
+        if request.POST.get("back"):
+            services.vacation_end(user=request.user)
+            messages.success(request, _("Welcome back: your clocks run again."))
+        else:
+            away = services.vacation_start(user=request.user, days=request.POST.get("days"))
+            messages.success(request, _("Enjoy your vacation. Your turns wait until %(until)s.")
+                             % {"until": date_format(away.ends_at, "d M Y H:i")})
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("profile")
