@@ -6,7 +6,8 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
 from accounts import ratelimit
@@ -14,6 +15,7 @@ from accounts.forms import ProfileForm, SignupForm, TokenForm
 from accounts.models import ApiToken, Profile, active_vacation, vacation_days_left
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request):
     if request.user.is_authenticated:
         return redirect("home")
@@ -31,6 +33,7 @@ class LoginView(auth_views.LoginView):
     """Django's login, with failed attempts counted per name and per address."""
 
     template_name = "accounts/login.html"
+    http_method_names = ["get", "head", "post"]
 
     def _who(self):
         return self.request.POST.get("username", ""), self.request.META.get("REMOTE_ADDR", "")
@@ -56,6 +59,8 @@ class LoginView(auth_views.LoginView):
 
 
 @login_required
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
 def profile(request):
     profile = Profile.objects.get_or_create(user=request.user)[0]
     form = ProfileForm(request.POST or None, instance=profile)

@@ -125,11 +125,12 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
 def match_join(*, match_id, user, colour: str | None = None, invite_code: str | None = None) -> Seat:
     with transaction.atomic():
         match = _locked(match_id)
+        taken = list(match.seats.all())
+        # Access first: a stranger without the invitation learns nothing of a private match.
+        if not match.is_public and invite_code != match.invite_code and all(s.user_id != user.pk for s in taken):
+            raise NotAllowed(_("This match is by invitation only."))
         if match.status != Match.OPEN:
             raise BadRequest(_("This match is no longer open."))
-        if not match.is_public and invite_code != match.invite_code:
-            raise NotAllowed(_("This match is by invitation only."))
-        taken = list(match.seats.all())
         if any(s.user_id == user.pk for s in taken):
             raise BadRequest(_("You already have a seat in this match."))
         if len(taken) >= match.seats_count:
@@ -150,11 +151,11 @@ def match_join(*, match_id, user, colour: str | None = None, invite_code: str | 
 def match_leave(*, match_id, user) -> None:
     with transaction.atomic():
         match = _locked(match_id)
-        if match.status != Match.OPEN:
-            raise BadRequest(_("You can only leave a match before it starts."))
         seat = match.seats.filter(user=user).first()
         if seat is None:
             raise BadRequest(_("You have no seat in this match."))
+        if match.status != Match.OPEN:
+            raise BadRequest(_("You can only leave a match before it starts."))
         if user.pk == match.creator_id:
             # The creator leaving closes the table for everybody.
             match.status = Match.ABORTED
@@ -167,11 +168,11 @@ def match_leave(*, match_id, user) -> None:
 def match_set_colour(*, match_id, user, colour: str) -> None:
     with transaction.atomic():
         match = _locked(match_id)
-        if match.status != Match.OPEN:
-            raise BadRequest(_("Colours are chosen before the match starts."))
         seat = match.seats.filter(user=user).first()
         if seat is None:
             raise BadRequest(_("You have no seat in this match."))
+        if match.status != Match.OPEN:
+            raise BadRequest(_("Colours are chosen before the match starts."))
         if colour not in Seat.COLOURS or match.seats.filter(colour=colour).exclude(pk=seat.pk).exists():
             raise BadRequest(_("That colour is not available."))
         seat.colour = colour
@@ -186,10 +187,10 @@ def match_start(*, match_id, user=None) -> Match:
     only with every seat taken."""
     with transaction.atomic():
         match = _locked(match_id)
+        if user is not None and user.pk != match.creator_id:  # access before status
+            raise NotAllowed(_("Only the match's creator can start it."))
         if match.status != Match.OPEN:
             raise BadRequest(_("This match has already started."))
-        if user is not None and user.pk != match.creator_id:
-            raise NotAllowed(_("Only the match's creator can start it."))
         seats = list(match.seats.order_by("joined_at", "pk"))
         if len(seats) != match.seats_count:
             raise BadRequest(_("The match needs %(seats)s players; %(joined)s have joined.")

@@ -7,7 +7,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import panels, selectors, services
 from games.engines import ENGINES, get_engine
@@ -16,6 +18,7 @@ from games.errors import ServiceError
 from games.forms import MatchForm
 
 
+@require_safe
 def home(request):
     context = {"open_matches": selectors.open_matches(), "games": ENGINES.values()}
     if request.user.is_authenticated:
@@ -23,6 +26,7 @@ def home(request):
     return render(request, "games/home.html", context)
 
 
+@require_safe
 def lobby(request):
     return render(request, "games/lobby.html", {"open_matches": selectors.open_matches(),
                                                 "finished": selectors.recent_finished()})
@@ -33,6 +37,7 @@ def _error_page(request, exc: ServiceError):
 
 
 @login_required
+@require_http_methods(["GET", "HEAD", "POST"])
 def match_new(request):
     form = MatchForm(request.POST or None, initial={"game": request.GET.get("game")})
     game = request.POST.get("game") or request.GET.get("game") or next(iter(sorted(ENGINES)), None)
@@ -66,6 +71,7 @@ def match_new(request):
                                                     "engine": engine, "error": error}, status=status)
 
 
+@require_safe
 def match_detail(request, match_id):
     try:
         match = selectors.match_for_viewer(match_id=match_id, user=request.user,
@@ -78,12 +84,20 @@ def match_detail(request, match_id):
         match.refresh_from_db()
         messages.info(request, _("Welcome back: your turns wait for you again."))
     if request.htmx and not request.htmx.boosted:
-        return HttpResponse(panels.render_live(match, request.user, request=request))
+        return _private(request, match, HttpResponse(panels.render_live(match, request.user, request=request)))
     context = panels.match_context(match, request.user)
     context.update(invite=request.GET.get("invite"),
                    invite_url=request.build_absolute_uri(reverse("match_detail", args=[match.pk]))
                    + f"?invite={match.invite_code}")
-    return render(request, "games/match_detail.html", context)
+    return _private(request, match, render(request, "games/match_detail.html", context))
+
+
+def _private(request, match, response):
+    """A private match's page, and any signed-in viewer's (a player's holds their hand), stays
+    out of shared and browser caches: Cache-Control: private, no-store."""
+    if not match.is_public or request.user.is_authenticated:
+        add_never_cache_headers(response)
+    return response
 
 
 def parse_action(post) -> dict:
@@ -146,10 +160,9 @@ def _lobby_action(request, match_id, service, success: str, **kwargs):
         service(match_id=match_id, user=request.user, **kwargs)
     except ServiceError as exc:
         messages.error(request, exc.message)
-        response = redirect("match_detail", match_id)
-        if exc.status == 404:
+        if exc.status in (403, 404):  # refused or unknown: say so here, not on a page they cannot see
             return _error_page(request, exc)
-        return response
+        return redirect("match_detail", match_id)
     if success:
         messages.success(request, success)
     return redirect("match_detail", match_id)
@@ -182,6 +195,7 @@ def match_start(request, match_id):
     return _lobby_action(request, match_id, services.match_start, _("The match has started."))
 
 
+@require_safe
 def match_verify(request, match_id):
     """After the end: the seed, its hash, and whether the log replays to the final state."""
     from games.replay import replay_match
@@ -198,6 +212,7 @@ def match_verify(request, match_id):
                                                  "hash_ok": seed_hash(match.seed) == match.seed_hash})
 
 
+@require_safe
 def rules(request, game):
     try:
         engine = get_engine(game)
@@ -208,6 +223,7 @@ def rules(request, game):
                                                 "options": engine.options(lang=translation.get_language())})
 
 
+@require_safe
 def match_replay(request, match_id):
     """Step through a finished match with the board as it was, and the seed behind every die."""
     try:
@@ -224,6 +240,7 @@ def match_replay(request, match_id):
     return render(request, "games/replay.html", panels.replay_context(match, step))
 
 
+@require_safe
 def match_export(request, match_id):
     from games.history import match_export as export
 
@@ -238,6 +255,8 @@ def match_export(request, match_id):
 
 
 @login_required
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
 def match_import(request):
     from games.history import match_import as import_match
 
@@ -265,12 +284,14 @@ def chat_post(request, match_id):
 
     try:
         match = selectors.match_for_viewer(match_id=match_id, user=request.user)
+    except ServiceError as exc:
+        # A private match's chat by a non-member: refused like its page (no match to render).
+        return _error_page(request, exc)
+    try:
         post(match=match, user=request.user, text=request.POST.get("text", ""))
         error, status = None, 200
     except ServiceError as exc:
         error, status = exc.message, exc.status
-        if exc.status == 404:
-            return _error_page(request, exc)
     if request.htmx:
         return HttpResponse(panels.render_chat(match, request.user, error=error), status=status)
     if error:
