@@ -1,6 +1,11 @@
 from django.contrib import admin
 
+from accounts.forms import AdminLoginForm
 from accounts.models import ApiToken, Profile
+
+# The admin's login counts failures with the site's limiter: same keys, so an address or an
+# account locked out of one is locked out of the other.
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(Profile)

@@ -6,12 +6,13 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
 from accounts import ratelimit
-from accounts.forms import ProfileForm, SignupForm, TokenForm
+from accounts.forms import LoginForm, ProfileForm, SignupForm, TokenForm
 from accounts.models import ApiToken, Profile, active_vacation, vacation_days_left
 
 
@@ -30,31 +31,35 @@ def signup(request):
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login, with failed attempts counted per name and per address."""
+    """Django's login through LoginForm, which counts failures (accounts.ratelimit)."""
 
     template_name = "accounts/login.html"
     http_method_names = ["get", "head", "post"]
-
-    def _who(self):
-        return self.request.POST.get("username", ""), self.request.META.get("REMOTE_ADDR", "")
-
-    def post(self, request, *args, **kwargs):
-        username, address = self._who()
-        if ratelimit.is_locked(username, address):
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(None, _("Too many failed attempts. Please wait a few minutes and try again."))
-            return self.render_to_response(self.get_context_data(form=form), status=429)
-        return super().post(request, *args, **kwargs)
+    authentication_form = LoginForm
 
     def form_invalid(self, form):
-        ratelimit.record_failure(*self._who())
         response = super().form_invalid(form)
-        response.status_code = 400
+        response.status_code = 429 if form.locked else 400
         return response
 
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset, with mails bounded per requesting address and per e-mail address. The
+    counts go up whether or not an account has the address, so a 429 tells nothing about it."""
+
+    template_name = "accounts/form_page.html"
+    extra_context = {"title": _lazy("Reset password")}
+    http_method_names = ["get", "head", "post"]
+
     def form_valid(self, form):
-        ratelimit.clear(*self._who())
+        email = form.cleaned_data["email"].strip().lower()
+        address = ratelimit.client_address(self.request)
+        allowed = ratelimit.allow("reset-addr", address, *ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_ADDRESS))
+        allowed &= ratelimit.allow("reset-email", ratelimit.digest(email),
+                                   *ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_EMAIL))
+        if not allowed:
+            form.add_error(None, _("Too many reset mails asked for. Please wait an hour and try again."))
+            return self.render_to_response(self.get_context_data(form=form), status=429)
         return super().form_valid(form)
 
 
