@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -63,6 +64,37 @@ class PasswordResetView(auth_views.PasswordResetView):
         return super().form_valid(form)
 
 
+def _revoke_tokens(request, user) -> None:
+    """A new password ends the API tokens too: whoever had the old one may have made them."""
+    revoked, _per_model = ApiToken.objects.filter(user=user).delete()
+    if revoked:
+        messages.info(request, ngettext("Your API token was revoked with the old password: make a new one for your bots.",
+                                        "Your %(count)s API tokens were revoked with the old password: make new ones "
+                                        "for your bots.", revoked) % {"count": revoked})
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/form_page.html"
+    extra_context = {"title": _lazy("Change password")}
+    http_method_names = ["get", "head", "post"]
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        _revoke_tokens(self.request, form.user)
+        return response
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/form_page.html"
+    extra_context = {"title": _lazy("Choose a new password")}
+    http_method_names = ["get", "head", "post"]
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        _revoke_tokens(self.request, form.user)
+        return response
+
+
 @login_required
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -73,13 +105,21 @@ def profile(request):
         form.save()
         messages.success(request, _("Profile saved."))
         return redirect("profile")
+    return _profile_page(request, form)
+
+
+def _profile_page(request, form, *, new_key=None, status=None):
     context = {"form": form, "tokens": request.user.api_tokens.order_by("-created_at"), "token_form": TokenForm(),
                "away": active_vacation(request.user, timezone.now()),
-               "vacation_days_left": vacation_days_left(user=request.user)}
-    return render(request, "accounts/profile.html", context, status=400 if form.errors else 200)
+               "vacation_days_left": vacation_days_left(user=request.user),
+               # A new token's key goes in this response only: not in the messages cookie.
+               "new_key_text": _("Your new API token (shown only now): %(key)s") % {"key": new_key}
+               if new_key else None}
+    return render(request, "accounts/profile.html", context, status=status or (400 if form.errors else 200))
 
 
 @login_required
+@never_cache
 @require_POST
 def token_create(request):
     form = TokenForm(request.POST)
@@ -87,8 +127,8 @@ def token_create(request):
         messages.error(request, _("Give the token a name of at most 60 characters."))
         return redirect("profile")
     key = ApiToken.issue(request.user, form.cleaned_data["name"])[1]
-    messages.success(request, _("Your new API token (shown only now): %(key)s") % {"key": key})
-    return redirect("profile")
+    profile = Profile.objects.get_or_create(user=request.user)[0]
+    return _profile_page(request, ProfileForm(instance=profile), new_key=key, status=201)
 
 
 @login_required
