@@ -12,7 +12,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import Vacation, active_vacation, vacation_days_left  # noqa: F401 (re-exported)
-from games import bots, projections
+from games import bots, limits, projections
 from games.engines import IllegalAction, get_engine
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed, NotFound, StaleVersion
@@ -104,6 +104,8 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
     if not 0 <= bot_seats < seats:
         raise BadRequest(_("Bots may fill at most all seats but yours."))
     with transaction.atomic():
+        limits.lock_player(creator)
+        limits.check_new_match(creator)
         match = Match.objects.create(
             game=game, rules_version=str(getattr(engine, "version", "1")), title=title[:80],
             options=cleaned, seats_count=seats, creator=creator, is_public=is_public,
@@ -124,6 +126,7 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
 
 def match_join(*, match_id, user, colour: str | None = None, invite_code: str | None = None) -> Seat:
     with transaction.atomic():
+        limits.lock_player(user)  # the player's row before the match's, as everywhere
         match = _locked(match_id)
         taken = list(match.seats.all())
         # Access first: a stranger without the invitation learns nothing of a private match.
@@ -135,6 +138,7 @@ def match_join(*, match_id, user, colour: str | None = None, invite_code: str | 
             raise BadRequest(_("You already have a seat in this match."))
         if len(taken) >= match.seats_count:
             raise BadRequest(_("All seats are taken."))
+        limits.check_new_seat(user)
         used = {s.colour for s in taken}
         if colour is None:
             colour = next(c for c in Seat.COLOURS if c not in used)

@@ -1,17 +1,21 @@
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import gettext as _
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import panels, selectors, services
+from games import limits, panels, selectors, services
 from games.engines import ENGINES, get_engine
 from games.engines.dice import seed_hash
 from games.errors import ServiceError
@@ -46,6 +50,10 @@ def match_new(request):
     error = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        try:
+            limits.check_rate("match_create", request.user)
+        except ServiceError as exc:
+            return _error_page(request, exc)
         raw = {o["name"]: request.POST.get(f"opt_{o['name']}", "") for o in options}
         for o in options:  # an unticked checkbox posts nothing: that means "no"
             if o["kind"] == "bool" and f"opt_{o['name']}" not in request.POST:
@@ -171,6 +179,10 @@ def _lobby_action(request, match_id, service, success: str, **kwargs):
 @login_required
 @require_POST
 def match_join(request, match_id):
+    try:
+        limits.check_rate("join", request.user)
+    except ServiceError as exc:
+        return _error_page(request, exc)
     return _lobby_action(request, match_id, services.match_join,
                          _("You have a seat. The match starts when it is full."),
                          colour=request.POST.get("colour") or None, invite_code=request.POST.get("invite") or None)
@@ -254,27 +266,70 @@ def match_export(request, match_id):
     return response
 
 
+class _ImportSizeHandler(FileUploadHandler):
+    """Counts an import's bytes as they arrive and stops the upload past MAX_IMPORT_BYTES:
+    a huge file is never read whole, into memory or onto disk."""
+
+    too_big = False
+
+    def receive_data_chunk(self, raw_data, start):
+        if start + len(raw_data) > settings.MAX_IMPORT_BYTES:
+            self.too_big = True
+            raise StopUpload(connection_reset=True)
+        return raw_data
+
+    def file_complete(self, file_size):
+        return None
+
+
 @login_required
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
+@csrf_exempt  # the token is checked below, once the size handler is in place (csrf reads the body)
 def match_import(request):
+    size = _ImportSizeHandler(request)
+    if request.method == "POST":
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.MAX_IMPORT_BYTES + 64 * 1024:  # the file plus the form's few fields
+            return _import_page(request, _too_big(), status=413)
+        request.upload_handlers.insert(0, size)
+    return _match_import(request, size)
+
+
+def _too_big():
+    return _("The file is too large: an export is at most %(size)s.") % {
+        "size": filesizeformat(settings.MAX_IMPORT_BYTES)}
+
+
+def _import_page(request, error, status=None):
+    return render(request, "games/import.html", {"error": error}, status=status or (400 if error else 200))
+
+
+@csrf_protect
+def _match_import(request, size):
     from games.history import match_import as import_match
 
-    error = None
+    error, status = None, None
     if request.method == "POST":
         upload = request.FILES.get("file")
-        raw = upload.read() if upload else request.POST.get("data", "").encode()
+        if size.too_big:
+            return _import_page(request, _too_big(), status=413)
         try:
+            limits.check_rate("import", request.user)
+            raw = upload.read() if upload else request.POST.get("data", "").encode()
             data = json.loads(raw or b"null")
-            match = import_match(data=data, user=request.user)
+            match = import_match(data=data, user=request.user, is_public=bool(request.POST.get("public")))
         except (json.JSONDecodeError, UnicodeDecodeError):
             error = _("That is not a JSON file.")
         except ServiceError as exc:
-            error = exc.message
+            error, status = exc.message, exc.status
         else:
             messages.success(request, _("Imported: every action replays from the seed."))
             return redirect("match_replay", match.pk)
-    return render(request, "games/import.html", {"error": error}, status=400 if error else 200)
+    return _import_page(request, error, status)
 
 
 @login_required
@@ -288,6 +343,7 @@ def chat_post(request, match_id):
         # A private match's chat by a non-member: refused like its page (no match to render).
         return _error_page(request, exc)
     try:
+        limits.check_rate("chat", request.user)
         post(match=match, user=request.user, text=request.POST.get("text", ""))
         error, status = None, 200
     except ServiceError as exc:

@@ -291,3 +291,107 @@ def test_tokens_end_with_a_password_reset(player):
     response = client.post(form_url, {"new_password1": "a-new-sail-2026", "new_password2": "a-new-sail-2026"})
     assert response.status_code == 302
     assert not ApiToken.objects.filter(user=player).exists()
+
+
+# --- 19.5 and 19.7 Imports: size bounded before reading, private, bounded a day -----------
+
+def _export(race_match, player, opponent):
+    from games.history import match_export
+
+    match = services.match_finish(match_id=race_match.pk, reason="ended by an admin")
+    return match_export(match)
+
+
+def test_a_huge_import_is_refused_before_it_is_read(race_match, player, opponent, outsider, settings):
+    """Issue 19.5: a 150 MiB upload was read whole into memory before its 400."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    settings.MAX_IMPORT_BYTES = 10_000
+    client = client_for(outsider)
+    # Past the bound by its length: refused from the headers, the body never parsed.
+    huge = SimpleUploadedFile("m.json", b" " * 200_000, content_type="application/json")
+    response = client.post(reverse("match_import"), {"file": huge})
+    assert response.status_code == 413 and "too large" in response.content.decode()
+    # Within the headers' slack but past the bound: the upload is stopped as it streams in.
+    bigger = SimpleUploadedFile("m.json", b" " * 30_000, content_type="application/json")
+    response = client.post(reverse("match_import"), {"file": bigger})
+    assert response.status_code == 413
+    assert Match.objects.count() == 1
+
+
+def test_imports_are_private_by_default_and_bounded_a_day(race_match, player, opponent, outsider, settings):
+    import json
+
+    settings.MAX_IMPORTS_PER_DAY = 2
+    data = json.dumps(_export(race_match, player, opponent))
+    client = client_for(outsider)
+    assert client.post(reverse("match_import"), {"data": data}).status_code == 302
+    assert client.post(reverse("match_import"), {"data": data, "public": "1"}).status_code == 302
+    private, public = Match.objects.filter(creator=outsider).order_by("pk")
+    assert not private.is_public and public.is_public
+    assert client.get(private.get_absolute_url()).status_code == 200  # its importer sees it
+    assert client_for(player).get(private.get_absolute_url()).status_code == 403
+    response = client.post(reverse("match_import"), {"data": data})
+    assert response.status_code == 400 and "the limit" in response.content.decode()
+    assert Match.objects.filter(creator=outsider).count() == 2
+
+
+# --- 19.7 and 18 Lobby spam --------------------------------------------------------------
+
+def test_one_account_cannot_fill_the_lobby_with_open_matches(player, settings):
+    settings.MAX_OPEN_MATCHES_PER_USER = 5
+    for _ in range(5):
+        services.match_create(creator=player, game="race", seats=2)
+    with pytest.raises(BadRequest, match="waiting for players"):
+        services.match_create(creator=player, game="race", seats=2)
+    response = client_for(player).post(reverse("match_new"), {
+        "game": "race", "seats": 2, "turn_hours": 24, "time_bank_hours": 0, "is_public": "on"})
+    assert response.status_code == 400 and "waiting for players" in response.content.decode()
+    assert Match.objects.filter(creator=player, status=Match.OPEN).count() == 5
+
+
+def test_one_account_cannot_take_seats_without_end(player, outsider, settings):
+    """Issue 19.7: one account joined 100 matches in 8 s, then could leave each waiting."""
+    settings.MAX_ACTIVE_SEATS_PER_USER = 3
+    hosts = [make_user(f"host{n}") for n in range(4)]
+    matches = [services.match_create(creator=h, game="race", seats=3) for h in hosts]
+    for match in matches[:3]:
+        services.match_join(match_id=match.pk, user=outsider)
+    with pytest.raises(BadRequest, match="unfinished matches"):
+        services.match_join(match_id=matches[3].pk, user=outsider)
+    assert not matches[3].seats.filter(user=outsider).exists()
+
+
+def test_chat_posts_matches_and_joins_are_rate_limited_with_a_429(race_match, player, opponent, settings):
+    """Issue 18: requests that make work for others have a per-user rate."""
+    settings.ACTION_RATES = {"chat": "3/60", "match_create": "2/600", "join": "2/600"}
+    client = client_for(player)
+    url = reverse("chat_post", args=[race_match.pk])
+    codes = [client.post(url, {"text": f"hi {n}"}, HTTP_HX_REQUEST="true").status_code for n in range(5)]
+    assert codes == [200, 200, 200, 429, 429]
+    assert race_match.chat.count() == 3
+    response = client.post(url, {"text": "again"})
+    assert response.status_code == 302  # without htmx: back to the match, with the message
+    new = {"game": "race", "seats": 2, "turn_hours": 24, "time_bank_hours": 0, "is_public": "on"}
+    codes = [client.post(reverse("match_new"), new).status_code for _ in range(3)]
+    assert codes == [302, 302, 429]
+    assert "Too many requests" in client.post(reverse("match_new"), new).content.decode()
+    waiting = [services.match_create(creator=make_user(f"host{n}"), game="race", seats=3) for n in range(3)]
+    other = client_for(opponent)
+    codes = [other.post(reverse("match_join", args=[m.pk])).status_code for m in waiting]
+    assert codes == [302, 302, 429]
+    assert not waiting[2].seats.filter(user=opponent).exists()
+
+
+def test_the_api_has_the_same_rates(player, settings):
+    import json
+
+    from accounts.models import ApiToken
+
+    settings.ACTION_RATES = {"match_create": "2/600"}
+    key = ApiToken.issue(player, "bot")[1]
+    from django.test import Client
+
+    codes = [Client().post("/api/matches", json.dumps({"game": "race", "seats": 2}), content_type="application/json",
+                           HTTP_AUTHORIZATION=f"Token {key}").status_code for _ in range(3)]
+    assert codes == [201, 201, 429]
