@@ -204,6 +204,12 @@ MAX_OPEN_MATCHES_PER_USER = int(env("MAX_OPEN_MATCHES_PER_USER", "5"))
 MAX_ACTIVE_SEATS_PER_USER = int(env("MAX_ACTIVE_SEATS_PER_USER", "40"))
 MAX_IMPORTS_PER_DAY = int(env("MAX_IMPORTS_PER_DAY", "20"))
 MAX_IMPORT_BYTES = int(env("MAX_IMPORT_BYTES", str(5 * 1024 * 1024)))
+# Rated matches: public, no bots, a round limit (if any) of at least RATED_MIN_ROUNDS; two players
+# gain from at most RATED_GAMES_PER_PAIR matches together in RATED_PAIR_DAYS (later ones are
+# recorded as capped, for staff to see in the admin).
+RATED_MIN_ROUNDS = int(env("RATED_MIN_ROUNDS", "3"))
+RATED_GAMES_PER_PAIR = int(env("RATED_GAMES_PER_PAIR", "3"))
+RATED_PAIR_DAYS = int(env("RATED_PAIR_DAYS", "7"))
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("da", "Dansk"), ("de", "Deutsch"), ("sv", "Svenska")]

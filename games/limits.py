@@ -60,3 +60,16 @@ def check_import(user) -> None:
     if imported >= settings.MAX_IMPORTS_PER_DAY:
         raise BadRequest(_("You have imported %(count)s matches in the last day: that is the limit. Try again "
                            "tomorrow.") % {"count": imported})
+
+
+def unrated_reason(*, is_public: bool, bot_seats: int, round_limit) -> str | None:
+    """Why a match with these settings cannot count for the leaderboards, or None if it can.
+    A rated match is public (others can see it was played), has no bots (a bot played by its
+    owner's choices is an easy win), and is long enough to be a game (settings.RATED_MIN_ROUNDS)."""
+    if not is_public:
+        return _("A rated match must be public.")
+    if bot_seats:
+        return _("A rated match has no bots.")
+    if round_limit is not None and int(round_limit) < settings.RATED_MIN_ROUNDS:
+        return _("A rated match lasts at least %(rounds)s rounds.") % {"rounds": settings.RATED_MIN_ROUNDS}
+    return None

@@ -103,6 +103,9 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
         raise BadRequest(_("The number of bots must be a whole number.")) from None
     if not 0 <= bot_seats < seats:
         raise BadRequest(_("Bots may fill at most all seats but yours."))
+    # A match that cannot count fairly is unrated (the form says why when a player asks).
+    rated = bool(rated) and limits.unrated_reason(is_public=is_public, bot_seats=bot_seats,
+                                                  round_limit=round_limit) is None
     with transaction.atomic():
         limits.lock_player(creator)
         limits.check_new_match(creator)
@@ -240,7 +243,8 @@ def _settle(match: Match, engine, now) -> None:
     if match.status == Match.RUNNING:
         if engine.is_over(match.state):
             _finish(match, engine, "the game reached its end", now)
-        elif match.round_limit and match.state.get("round", 0) > match.round_limit:
+        elif (match.round_limit and match.state.get("round", 0) > match.round_limit
+              and _every_seat_moved(match)):
             _finish(match, engine, f"the round limit of {match.round_limit} was reached", now)
     _schedule(match, engine, now)
     match.save()
@@ -248,6 +252,14 @@ def _settle(match: Match, engine, now) -> None:
     projections.project(match, before=getattr(match, "state_at_lock", None))
     match.state_at_lock = match.state
     _after_commit(match)
+
+
+def _every_seat_moved(match: Match) -> bool:
+    """A round limit ends a match only once every seat has made a move of its own (chance cards
+    alone once ended one-round matches before anyone moved)."""
+    moved = (ActionLog.objects.filter(match=match, kind__in=(ActionLog.PLAYER, ActionLog.TIMEOUT, ActionLog.BOT))
+             .exclude(seat=None).values("seat").distinct().count())
+    return moved >= match.seats_count
 
 
 def action_apply(*, match_id, user, action, expected_version=None) -> Match:
