@@ -42,14 +42,3 @@ class MatchForm(forms.Form):
         if deadline and deadline <= timezone.now() + timedelta(minutes=1):
             raise forms.ValidationError(_("The match deadline must be in the future."))
         return deadline
-
-    def clean(self):
-        data = super().clean()
-        if data.get("rated"):
-            from games.limits import unrated_reason
-
-            reason = unrated_reason(is_public=data.get("is_public", False), bot_seats=data.get("bot_seats") or 0,
-                                    round_limit=data.get("round_limit"))
-            if reason:
-                raise forms.ValidationError(reason + " " + _("Untick “Rated” to play it unrated."))
-        return data

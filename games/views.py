@@ -71,6 +71,10 @@ def match_new(request):
             error = exc.message
         else:
             messages.success(request, _("Match created. Share its link so others can join."))
+            reason = limits.unrated_reason(is_public=data["is_public"], bot_seats=data["bot_seats"] or 0,
+                                           round_limit=data["round_limit"])
+            if data["rated"] and reason:  # asked for rated, but it could not count fairly
+                messages.info(request, reason + " " + _("It is played unrated."))
             return redirect(match)
     for o in options:
         o["value"] = request.POST.get(f"opt_{o['name']}", o["default"]) if request.method == "POST" else o["default"]

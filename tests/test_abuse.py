@@ -465,14 +465,16 @@ def test_private_one_round_or_bot_matches_are_not_rated(player, opponent, settin
     assert ratings.match_finished(match_id=private.pk) is False
     assert ratings.match_finished(match_id=short.pk) is False
     assert not RatingEvent.objects.exists()
-    # The form says why rather than quietly making it unrated.
-    response = client_for(player).post(reverse("match_new"), {
+    # The form says why it is unrated, rather than quietly making it so.
+    client = client_for(player)
+    response = client.post(reverse("match_new"), {
         "game": "race", "seats": 2, "turn_hours": 24, "time_bank_hours": 0, "rated": "on", "round_limit": 1,
-        "is_public": "on"})
-    assert response.status_code == 400 and "at least 3 rounds" in response.content.decode()
-    response = client_for(player).post(reverse("match_new"), {
-        "game": "race", "seats": 2, "turn_hours": 24, "time_bank_hours": 0, "rated": "on"})
-    assert response.status_code == 400 and "must be public" in response.content.decode()
+        "is_public": "on"}, follow=True)
+    assert "at least 3 rounds" in response.content.decode() and "played unrated" in response.content.decode()
+    response = client.post(reverse("match_new"), {
+        "game": "race", "seats": 2, "turn_hours": 24, "time_bank_hours": 0, "rated": "on"}, follow=True)
+    assert "must be public" in response.content.decode()
+    assert not Match.objects.filter(rated=True).exclude(pk__in=[private.pk, short.pk]).exists()
 
 
 def test_a_round_limit_does_not_end_a_match_before_every_seat_moved(player, opponent):
