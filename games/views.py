@@ -171,9 +171,9 @@ def _lobby_action(request, match_id, service, success: str, **kwargs):
     try:
         service(match_id=match_id, user=request.user, **kwargs)
     except ServiceError as exc:
-        messages.error(request, exc.message)
         if exc.status in (403, 404):  # refused or unknown: say so here, not on a page they cannot see
             return _error_page(request, exc)
+        messages.error(request, exc.message)
         return redirect("match_detail", match_id)
     if success:
         messages.success(request, success)
