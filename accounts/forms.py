@@ -30,7 +30,8 @@ class LimitedLoginMixin:
     locked = False
 
     def clean(self):
-        username, address = str(self.data.get("username", "")), ratelimit.client_address(self.request)
+        username = str(self.data.get("username", ""))
+        address = ratelimit.client_address(self.request) if self.request is not None else ""
         if ratelimit.is_locked(username, address):
             self.locked = True
             raise forms.ValidationError(_("Too many failed attempts. Please wait a few minutes and try again."),
