@@ -6,7 +6,6 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
@@ -103,7 +102,7 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
         raise BadRequest(_("The number of bots must be a whole number.")) from None
     if not 0 <= bot_seats < seats:
         raise BadRequest(_("Bots may fill at most all seats but yours."))
-    # A match that cannot count fairly is unrated (the form says why when a player asks).
+    # A match that cannot count fairly is unrated (the match form tells its creator why).
     rated = bool(rated) and limits.unrated_reason(is_public=is_public, bot_seats=bot_seats,
                                                   round_limit=round_limit) is None
     with transaction.atomic():
@@ -423,7 +422,7 @@ def vacation_start(*, user, days: int, now=None) -> Vacation:
     if days < 1:
         raise BadRequest(_("A vacation lasts at least one day."))
     with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        limits.lock_player(user)
         if active_vacation(user, now) is not None:
             raise BadRequest(_("You are already on vacation."))
         left = vacation_days_left(user=user, now=now)
@@ -439,7 +438,7 @@ def vacation_end(*, user, now=None) -> bool:
     """Back early: the days not taken return to the year's allowance and the clocks run again."""
     now = now or timezone.now()
     with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        limits.lock_player(user)
         vacation = active_vacation(user, now)
         if vacation is None:
             return False
