@@ -367,8 +367,9 @@ def test_chat_posts_matches_and_joins_are_rate_limited_with_a_429(race_match, pl
     settings.ACTION_RATES = {"chat": "3/60", "match_create": "2/600", "join": "2/600"}
     client = client_for(player)
     url = reverse("chat_post", args=[race_match.pk])
-    codes = [client.post(url, {"text": f"hi {n}"}, HTTP_HX_REQUEST="true").status_code for n in range(5)]
-    assert codes == [200, 200, 200, 429, 429]
+    answers = [client.post(url, {"text": f"hi {n}"}, HTTP_HX_REQUEST="true") for n in range(5)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429, 429]
+    assert "Too many requests in a short time" in answers[3].content.decode()
     assert race_match.chat.count() == 3
     response = client.post(url, {"text": "again"})
     assert response.status_code == 302  # without htmx: back to the match, with the message
