@@ -490,3 +490,13 @@ def test_a_round_limit_does_not_end_a_match_before_every_seat_moved(player, oppo
     assert match.status == Match.RUNNING  # bo has not moved yet
     match = services.action_apply(match_id=match.pk, user=opponent, action={"type": "roll"})
     assert match.status == Match.FINISHED and "round limit" in match.finish_reason
+
+
+def test_tokens_end_when_staff_set_a_password(player, staff):
+    from accounts.models import ApiToken
+
+    ApiToken.issue(player, "bot")
+    response = client_for(staff).post(f"/admin/auth/user/{player.pk}/password/", {
+        "password1": "a-new-sail-2026", "password2": "a-new-sail-2026", "usable_password": "true"})
+    assert response.status_code == 302
+    assert not ApiToken.objects.filter(user=player).exists()
