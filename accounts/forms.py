@@ -1,8 +1,10 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
+from accounts import ratelimit
 from accounts.models import TIME_ZONES, Profile
 
 
@@ -23,10 +25,40 @@ class SignupForm(UserCreationForm):
         return zone if zone in TIME_ZONES else "UTC"
 
     def clean_email(self):
-        email = self.cleaned_data["email"].lower()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(_("An account with this email already exists."))
-        return email
+        # No "already exists": that would tell anyone whether an address has an account, which
+        # the password reset is careful not to. A reset mail for a shared address lists each
+        # account's link (Django's PasswordResetForm), so the address's owner keeps control.
+        return self.cleaned_data["email"].lower()
+
+
+class LimitedLoginMixin:
+    """Counts failed logins (accounts.ratelimit) and refuses to check a password once a bound
+    is reached, for the site's login and the admin's alike."""
+
+    locked = False
+
+    def clean(self):
+        username = str(self.data.get("username", ""))
+        address = ratelimit.client_address(self.request) if self.request is not None else ""
+        if ratelimit.is_locked(username, address):
+            self.locked = True
+            raise forms.ValidationError(_("Too many failed attempts. Please wait a few minutes and try again."),
+                                        code="locked")
+        try:
+            cleaned = super().clean()
+        except forms.ValidationError:
+            ratelimit.record_failure(username, address)
+            raise
+        ratelimit.clear(username, address)
+        return cleaned
+
+
+class LoginForm(LimitedLoginMixin, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(LimitedLoginMixin, AdminAuthenticationForm):
+    pass
 
 
 class ProfileForm(forms.ModelForm):

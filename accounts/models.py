@@ -89,6 +89,15 @@ def active_vacation(user, now):
     return Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).first()
 
 
+def vacation_days_left(*, user, now=None) -> int:
+    """This year's allowance less the days taken (the games spend it: games.services)."""
+    from django.utils import timezone
+
+    now = now or timezone.now()
+    taken = sum(v.days for v in Vacation.objects.filter(user=user, starts_at__year=now.year))
+    return max(0, settings.VACATION_DAYS_PER_YEAR - int(round(taken)))
+
+
 class ApiToken(models.Model):
     """A bearer token for the JSON API; only its hash is stored, the key is shown once."""
 

@@ -4,16 +4,20 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.formats import date_format
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
 from accounts import ratelimit
-from accounts.forms import ProfileForm, SignupForm, TokenForm
-from accounts.models import ApiToken, Profile
+from accounts.forms import LoginForm, ProfileForm, SignupForm, TokenForm
+from accounts.models import ApiToken, Profile, active_vacation, vacation_days_left
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request):
     if request.user.is_authenticated:
         return redirect("home")
@@ -29,34 +33,72 @@ def signup(request):
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login, with failed attempts counted per name and per address."""
+    """Django's login through LoginForm, which counts failures (accounts.ratelimit)."""
 
     template_name = "accounts/login.html"
-
-    def _who(self):
-        return self.request.POST.get("username", ""), self.request.META.get("REMOTE_ADDR", "")
-
-    def post(self, request, *args, **kwargs):
-        username, address = self._who()
-        if ratelimit.is_locked(username, address):
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(None, _("Too many failed attempts. Please wait a few minutes and try again."))
-            return self.render_to_response(self.get_context_data(form=form), status=429)
-        return super().post(request, *args, **kwargs)
+    http_method_names = ["get", "head", "post"]
+    authentication_form = LoginForm
 
     def form_invalid(self, form):
-        ratelimit.record_failure(*self._who())
         response = super().form_invalid(form)
-        response.status_code = 400
+        response.status_code = 429 if form.locked else 400
         return response
 
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset, with mails bounded per requesting address and per e-mail address. The
+    counts go up whether or not an account has the address, so a 429 tells nothing about it."""
+
+    template_name = "accounts/form_page.html"
+    extra_context = {"title": _lazy("Reset password")}
+    http_method_names = ["get", "head", "post"]
+
     def form_valid(self, form):
-        ratelimit.clear(*self._who())
+        email = form.cleaned_data["email"].strip().lower()
+        address = ratelimit.client_address(self.request)
+        allowed = ratelimit.allow("reset-addr", address, *ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_ADDRESS))
+        allowed &= ratelimit.allow("reset-email", ratelimit.digest(email),
+                                   *ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_EMAIL))
+        if not allowed:
+            form.add_error(None, _("Too many reset mails asked for. Please wait an hour and try again."))
+            return self.render_to_response(self.get_context_data(form=form), status=429)
         return super().form_valid(form)
 
 
+def _revoke_tokens(request, user) -> None:
+    """A new password ends the API tokens too: whoever had the old one may have made them."""
+    revoked, _per_model = ApiToken.objects.filter(user=user).delete()
+    if revoked:
+        messages.info(request, ngettext("Your API token was revoked with the old password: make a new one for your bots.",
+                                        "Your %(count)s API tokens were revoked with the old password: make new ones "
+                                        "for your bots.", revoked) % {"count": revoked})
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/form_page.html"
+    extra_context = {"title": _lazy("Change password")}
+    http_method_names = ["get", "head", "post"]
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        _revoke_tokens(self.request, form.user)
+        return response
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/form_page.html"
+    extra_context = {"title": _lazy("Choose a new password")}
+    http_method_names = ["get", "head", "post"]
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        _revoke_tokens(self.request, form.user)
+        return response
+
+
 @login_required
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
 def profile(request):
     profile = Profile.objects.get_or_create(user=request.user)[0]
     form = ProfileForm(request.POST or None, instance=profile)
@@ -64,38 +106,21 @@ def profile(request):
         form.save()
         messages.success(request, _("Profile saved."))
         return redirect("profile")
-    from django.utils import timezone
+    return _profile_page(request, form)
 
-    from accounts.models import active_vacation
-    from games.services import vacation_days_left
 
+def _profile_page(request, form, *, new_key=None, status=None):
     context = {"form": form, "tokens": request.user.api_tokens.order_by("-created_at"), "token_form": TokenForm(),
                "away": active_vacation(request.user, timezone.now()),
-               "vacation_days_left": vacation_days_left(user=request.user)}
-    return render(request, "accounts/profile.html", context, status=400 if form.errors else 200)
+               "vacation_days_left": vacation_days_left(user=request.user),
+               # A new token's key goes in this response only: not in the messages cookie.
+               "new_key_text": _("Your new API token (shown only now): %(key)s") % {"key": new_key}
+               if new_key else None}
+    return render(request, "accounts/profile.html", context, status=status or (400 if form.errors else 200))
 
 
 @login_required
-@require_POST
-def vacation(request):
-    from games import services
-    from games.errors import ServiceError
-
-    try:
-        if request.POST.get("back"):
-            services.vacation_end(user=request.user)
-            messages.success(request, _("Welcome back: your clocks run again."))
-        else:
-            away = services.vacation_start(user=request.user, days=request.POST.get("days"))
-            messages.success(request, _("Enjoy your vacation. Your turns wait until %(until)s.")
-                             % {"until": date_format(away.ends_at, "d M Y H:i")})
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-        return redirect("profile")
-    return redirect("profile")
-
-
-@login_required
+@never_cache
 @require_POST
 def token_create(request):
     form = TokenForm(request.POST)
@@ -103,8 +128,8 @@ def token_create(request):
         messages.error(request, _("Give the token a name of at most 60 characters."))
         return redirect("profile")
     key = ApiToken.issue(request.user, form.cleaned_data["name"])[1]
-    messages.success(request, _("Your new API token (shown only now): %(key)s") % {"key": key})
-    return redirect("profile")
+    profile = Profile.objects.get_or_create(user=request.user)[0]
+    return _profile_page(request, ProfileForm(instance=profile), new_key=key, status=201)
 
 
 @login_required

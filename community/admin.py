@@ -37,8 +37,9 @@ class RatingAdmin(ReadOnlyAdmin):
 
 @admin.register(RatingEvent)
 class RatingEventAdmin(ReadOnlyAdmin):
-    list_display = ("match", "user", "game", "season", "rank", "players", "change_display", "created_at")
-    list_filter = ("game", SeasonFilter, "rank")
+    list_display = ("match", "user", "game", "season", "rank", "players", "change_display", "capped", "created_at")
+    # "capped": players who keep meeting (rating farming?) — staff look here.
+    list_filter = ("capped", "game", SeasonFilter, "rank")
     search_fields = ("user__username", "match__title", "match__id__exact")
     list_select_related = ("match", "user")
     date_hierarchy = "created_at"

@@ -52,6 +52,9 @@ class RatingEvent(models.Model):
     sigma_before = models.FloatField(_("σ before"))
     mu_after = models.FloatField(_("μ after"))
     sigma_after = models.FloatField(_("σ after"))
+    capped = models.BooleanField(_("capped"), default=False,
+                                 help_text=_("The player met an opponent of this match too often lately: "
+                                             "the rating did not move."))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

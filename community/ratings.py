@@ -5,11 +5,17 @@ game, all time and for the season the match finished in, from the match's full r
 The model is OpenSkill's Plackett–Luce: a multiplayer ranking, ties included, updates each
 player's mu (skill) and sigma (uncertainty). Places come from the game's standings, except that
 absent or resigned seats rank after everyone who stayed (selectors.placings). Aborted and
-unrated matches move nothing. Everything is written in one transaction with the match row
+unrated matches move nothing, nor do private ones, ones with bots, or ones shorter than
+RATED_MIN_ROUNDS; two players who met RATED_GAMES_PER_PAIR times in RATED_PAIR_DAYS gain nothing
+from meeting again (the event is kept, marked capped, for staff). Everything is written in one transaction with the match row
 locked, and a match that already has rating events is left alone, so running twice changes
 nothing."""
 import logging
+from collections import Counter, defaultdict
+from datetime import timedelta
+from itertools import combinations
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
@@ -18,6 +24,7 @@ from community.models import ALL_TIME, Rating, RatingEvent, RecordEntry
 from community.records import RECORDS
 from community.seasons import season_of
 from community.selectors import Placing, placings
+from games.limits import unrated_reason
 from games.models import Match, Seat
 
 log = logging.getLogger(__name__)
@@ -39,18 +46,40 @@ def match_finished(*, match_id) -> bool:
         if RatingEvent.objects.filter(match=match).exists():
             return False
         seats = list(Seat.objects.filter(match=match).exclude(number=None).select_related("user"))
+        # Checked again here: matches made before these rules, or changed in the admin since.
+        if any(s.is_bot for s in seats) or unrated_reason(is_public=match.is_public, bot_seats=0,
+                                                          round_limit=match.round_limit, options=match.options):
+            return False
         places = placings(match, seats)
         if len(places) < 2:
             return False
         season = season_of(match.finished_at)
+        capped = _capped_players(match, [p.user.pk for p in places])
         for board in (ALL_TIME, season):
-            _rate(match, places, board)
+            _rate(match, places, board, capped)
+        if capped:
+            log.warning("rated match %s: players %s met again past the bound of %s rated matches in %s days; "
+                        "their ratings do not move (admin: rating changes, capped)", match_id, sorted(capped),
+                        settings.RATED_GAMES_PER_PAIR, settings.RATED_PAIR_DAYS)
         _keep_records(match, places, season)
     log.info("rated match %s (%s, %s)", match_id, match.game, season)
     return True
 
 
-def _rate(match: Match, places: list[Placing], season: str) -> None:
+def _capped_players(match: Match, users: list[int]) -> set[int]:
+    """Players who met one of this match's other players in RATED_GAMES_PER_PAIR counted rated
+    matches within RATED_PAIR_DAYS before it: two accounts trading wins gain nothing past that."""
+    since = match.finished_at - timedelta(days=settings.RATED_PAIR_DAYS)
+    together: dict[int, set[int]] = defaultdict(set)
+    for match_id, user_id in (RatingEvent.objects.filter(
+            season=ALL_TIME, capped=False, user__in=users, match__finished_at__gte=since,
+            match__finished_at__lte=match.finished_at).exclude(match=match).values_list("match_id", "user_id")):
+        together[match_id].add(user_id)
+    met = Counter(pair for players in together.values() for pair in combinations(sorted(players), 2))
+    return {user for pair, count in met.items() if count >= settings.RATED_GAMES_PER_PAIR for user in pair}
+
+
+def _rate(match: Match, places: list[Placing], season: str, capped: set[int] = frozenset()) -> None:
     users = [p.user for p in places]
     fresh = _ordinal(MODEL.mu, MODEL.sigma)
     Rating.objects.bulk_create(
@@ -64,10 +93,14 @@ def _rate(match: Match, places: list[Placing], season: str) -> None:
     now, events = timezone.now(), []
     for place, (after,) in zip(places, rated):
         rating = current[place.user.pk]
+        held = place.user.pk in capped  # past the pair bound: recorded, but moves nothing
+        mu_after, sigma_after = (rating.mu, rating.sigma) if held else (after.mu, after.sigma)
         events.append(RatingEvent(
             match=match, user=place.user, game=match.game, season=season, rank=place.rank,
             players=len(places), mu_before=rating.mu, sigma_before=rating.sigma,
-            mu_after=after.mu, sigma_after=after.sigma))
+            mu_after=mu_after, sigma_after=sigma_after, capped=held))
+        if held:
+            continue
         rating.mu, rating.sigma = after.mu, after.sigma
         rating.ordinal = _ordinal(after.mu, after.sigma)
         rating.games += 1

@@ -3,6 +3,7 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from community import selectors
 from community.models import ALL_TIME
@@ -14,11 +15,13 @@ def _error_page(request, exc: ServiceError):
     return render(request, "games/error.html", {"message": exc.message}, status=exc.status)
 
 
+@require_safe
 def leaderboards(request):
     return render(request, "community/leaderboards.html", {
         "boards": selectors.overview(), "min_games": selectors.min_games(), "season": current_season()})
 
 
+@require_safe
 def leaderboard(request, game):
     """One game's board, all time or for ?season=2026-Q4. A season link followed by htmx swaps
     only the board; the same address without htmx (or a history restore) is the whole page."""
@@ -43,6 +46,7 @@ def leaderboard(request, game):
     return response
 
 
+@require_safe
 def player(request, username):
     try:
         user = selectors.player_get(username=username)
@@ -59,6 +63,7 @@ def player(request, username):
     })
 
 
+@require_safe
 def head_to_head_pick(request, username):
     """The profile's "compare with" form (a GET, so it works without JavaScript)."""
     other = request.GET.get("opponent", "").strip()
@@ -70,6 +75,7 @@ def head_to_head_pick(request, username):
         return _error_page(request, NotFound(_("There is no player called %(name)s.") % {"name": repr(other)}))
 
 
+@require_safe
 def head_to_head(request, username, other):
     try:
         user = selectors.player_get(username=username)

@@ -209,6 +209,30 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 LOGIN_ATTEMPTS = int(env("LOGIN_ATTEMPTS", "5"))
 LOGIN_LOCKOUT_SECONDS = int(env("LOGIN_LOCKOUT_SECONDS", "900"))
+# LOGIN_ATTEMPTS bounds one address's guesses at one account; these bound an account's failures
+# from all addresses, and an address's for any names (loose: behind a proxy players share one).
+LOGIN_ATTEMPTS_PER_ACCOUNT = int(env("LOGIN_ATTEMPTS_PER_ACCOUNT", "20"))
+LOGIN_ATTEMPTS_PER_ADDRESS = int(env("LOGIN_ATTEMPTS_PER_ADDRESS", "100"))
+# How many proxies of ours stand in front of Daphne: 0 trusts no X-Forwarded-For (README).
+TRUSTED_PROXY_HOPS = int(env("TRUSTED_PROXY_HOPS", "0"))
+# "count/seconds": reset mails per address and per e-mail, and per-user requests that make work
+# for others (a 429 with a message beyond them).
+PASSWORD_RESET_RATE_PER_ADDRESS = env("PASSWORD_RESET_RATE_PER_ADDRESS", "5/3600")
+PASSWORD_RESET_RATE_PER_EMAIL = env("PASSWORD_RESET_RATE_PER_EMAIL", "3/3600")
+ACTION_RATES = {"chat": env("RATE_CHAT", "20/60"), "match_create": env("RATE_MATCH_CREATE", "10/600"),
+                "join": env("RATE_JOIN", "30/600"), "import": env("RATE_IMPORT", "10/3600")}
+# Lobby bounds per player: matches they opened that wait for players, seats in unfinished
+# matches, imports a day. Imports are private unless the importer says otherwise.
+MAX_OPEN_MATCHES_PER_USER = int(env("MAX_OPEN_MATCHES_PER_USER", "5"))
+MAX_ACTIVE_SEATS_PER_USER = int(env("MAX_ACTIVE_SEATS_PER_USER", "40"))
+MAX_IMPORTS_PER_DAY = int(env("MAX_IMPORTS_PER_DAY", "20"))
+MAX_IMPORT_BYTES = int(env("MAX_IMPORT_BYTES", str(5 * 1024 * 1024)))
+# Rated matches: public, no bots, a round limit (if any) of at least RATED_MIN_ROUNDS; two players
+# gain from at most RATED_GAMES_PER_PAIR matches together in RATED_PAIR_DAYS (later ones are
+# recorded as capped, for staff to see in the admin).
+RATED_MIN_ROUNDS = int(env("RATED_MIN_ROUNDS", "3"))
+RATED_GAMES_PER_PAIR = int(env("RATED_GAMES_PER_PAIR", "3"))
+RATED_PAIR_DAYS = int(env("RATED_PAIR_DAYS", "7"))
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("da", "Dansk"), ("de", "Deutsch"), ("sv", "Svenska")]

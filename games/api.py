@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import ApiToken
-from games import selectors, services
+from games import limits, selectors, services
 from games.engines import get_engine
 from games.errors import BadRequest, NotAllowed, ServiceError
 
@@ -105,6 +105,7 @@ def matches(request, body):
             deadline = None
         if deadline is None or timezone.is_naive(deadline):
             raise BadRequest(_("game_deadline must be an ISO 8601 date and time with a time zone."))
+    limits.check_rate("match_create", request.api_user)  # a 429, as on the site
     try:
         match = services.match_create(
             creator=request.api_user, game=str(body.get("game", "")), seats=body.get("seats", 2),
@@ -124,6 +125,7 @@ def matches(request, body):
 
 @endpoint(["POST"])
 def join(request, body, match_id):
+    limits.check_rate("join", request.api_user)
     services.match_join(match_id=match_id, user=request.api_user, colour=body.get("colour"),
                         invite_code=body.get("invite"))
     return JsonResponse(match_summary(selectors.match_get(match_id=match_id), request.api_user))

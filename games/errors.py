@@ -26,3 +26,9 @@ class StaleVersion(ServiceError):
 
 class BadRequest(ServiceError):
     status = 400
+
+
+class TooMany(ServiceError):
+    """One player asked for more than the site allows in a while (settings.ACTION_RATES)."""
+
+    status = 429

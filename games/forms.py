@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, gettext_lazy
 
 from games.engines import ENGINES, IllegalAction
+from games.limits import ROUNDS_OPTION
 
 
 def game_choices():
@@ -25,11 +26,6 @@ def seat_bounds(engine) -> tuple[int, int]:
             allowed.append(seats)
             break
     return (min(allowed), max(allowed)) if allowed else (2, 8)
-
-
-# An engine option of this name is the game's own round limit: the form shows it as the one
-# "Round limit" field, not as a second field beside it.
-ROUNDS_OPTION = "rounds"
 
 
 class MatchForm(forms.Form):

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games import live
+from games import limits, live
 from games.bots import bot_user
 from games.engines import IllegalAction, get_engine
 from games.engines.dice import seed_hash
@@ -56,9 +56,11 @@ def match_export(match: Match) -> dict:
     }
 
 
-def match_import(*, data, user) -> Match:
+def match_import(*, data, user, is_public: bool = False) -> Match:
     """Replay an exported match from its seed; if every action is legal, keep it as a finished,
-    unrated match here, with its replay and verification."""
+    unrated match here, with its replay and verification. Private unless the importer says so
+    (an import is the importer's claim, not a match played here), and a bounded number a day."""
+    limits.check_import(user)
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise BadRequest(_("This is not a Tradewinds match export (%(format)s).") % {"format": EXPORT_FORMAT})
     try:
@@ -88,8 +90,10 @@ def match_import(*, data, user) -> Match:
     except (TypeError, ValueError, KeyError) as exc:
         raise BadRequest(_("The export is malformed: %(reason)s") % {"reason": exc}) from None
     with transaction.atomic():
+        limits.lock_player(user)
+        limits.check_import(user)  # again under the lock: racing imports queue here
         match = Match.objects.create(
-            game=engine.name, rules_version=str(data.get("rules_version", "")), creator=user,
+            game=engine.name, is_public=bool(is_public), rules_version=str(data.get("rules_version", "")), creator=user,
             title=f"{str(data.get('title') or engine.title)[:60]} (imported)", options=options,
             seats_count=count, status=Match.FINISHED, rated=False, seed=seed, seed_hash=seed_hash(seed),
             state=state, standings=engine.standings(state), finish_reason="imported from another site",

@@ -32,7 +32,8 @@ def can_watch(match: Match, user, invite_code: str | None = None) -> bool:
         return True
     if user is not None and user.is_authenticated and (user.is_staff or seat_of(match, user) is not None):
         return True
-    return False
+    # An import's seats are bots: its importer (the creator) may watch it though private.
+    return user is not None and user.is_authenticated and match.creator_id == user.pk
 
 
 def match_for_viewer(*, match_id, user, invite_code=None) -> Match:

@@ -10,8 +10,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
-from accounts.models import Vacation, active_vacation
-from games import bots, projections
+from accounts.models import Vacation, active_vacation, vacation_days_left  # noqa: F401 (re-exported)
+from games import bots, limits, projections
 from games.engines import IllegalAction, get_engine
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed, NotFound, StaleVersion
@@ -102,7 +102,12 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
         raise BadRequest(_("The number of bots must be a whole number.")) from None
     if not 0 <= bot_seats < seats:
         raise BadRequest(_("Bots may fill at most all seats but yours."))
+    # A match that cannot count fairly is unrated (the match form tells its creator why).
+    rated = bool(rated) and limits.unrated_reason(is_public=is_public, bot_seats=bot_seats,
+                                                  round_limit=round_limit, options=cleaned) is None
     with transaction.atomic():
+        limits.lock_player(creator)
+        limits.check_new_match(creator)
         match = Match.objects.create(
             game=game, rules_version=str(getattr(engine, "version", "1")), title=title[:80],
             options=cleaned, seats_count=seats, creator=creator, is_public=is_public,
@@ -123,16 +128,19 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
 
 def match_join(*, match_id, user, colour: str | None = None, invite_code: str | None = None) -> Seat:
     with transaction.atomic():
+        limits.lock_player(user)  # the player's row before the match's, as everywhere
         match = _locked(match_id)
+        taken = list(match.seats.all())
+        # Access first: a stranger without the invitation learns nothing of a private match.
+        if not match.is_public and invite_code != match.invite_code and all(s.user_id != user.pk for s in taken):
+            raise NotAllowed(_("This match is by invitation only."))
         if match.status != Match.OPEN:
             raise BadRequest(_("This match is no longer open."))
-        if not match.is_public and invite_code != match.invite_code:
-            raise NotAllowed(_("This match is by invitation only."))
-        taken = list(match.seats.all())
         if any(s.user_id == user.pk for s in taken):
             raise BadRequest(_("You already have a seat in this match."))
         if len(taken) >= match.seats_count:
             raise BadRequest(_("All seats are taken."))
+        limits.check_new_seat(user)
         used = {s.colour for s in taken}
         if colour is None:
             colour = next(c for c in Seat.COLOURS if c not in used)
@@ -149,11 +157,11 @@ def match_join(*, match_id, user, colour: str | None = None, invite_code: str | 
 def match_leave(*, match_id, user) -> None:
     with transaction.atomic():
         match = _locked(match_id)
-        if match.status != Match.OPEN:
-            raise BadRequest(_("You can only leave a match before it starts."))
         seat = match.seats.filter(user=user).first()
         if seat is None:
             raise BadRequest(_("You have no seat in this match."))
+        if match.status != Match.OPEN:
+            raise BadRequest(_("You can only leave a match before it starts."))
         if user.pk == match.creator_id:
             # The creator leaving closes the table for everybody.
             match.status = Match.ABORTED
@@ -166,11 +174,11 @@ def match_leave(*, match_id, user) -> None:
 def match_set_colour(*, match_id, user, colour: str) -> None:
     with transaction.atomic():
         match = _locked(match_id)
-        if match.status != Match.OPEN:
-            raise BadRequest(_("Colours are chosen before the match starts."))
         seat = match.seats.filter(user=user).first()
         if seat is None:
             raise BadRequest(_("You have no seat in this match."))
+        if match.status != Match.OPEN:
+            raise BadRequest(_("Colours are chosen before the match starts."))
         if colour not in Seat.COLOURS or match.seats.filter(colour=colour).exclude(pk=seat.pk).exists():
             raise BadRequest(_("That colour is not available."))
         seat.colour = colour
@@ -185,10 +193,10 @@ def match_start(*, match_id, user=None) -> Match:
     only with every seat taken."""
     with transaction.atomic():
         match = _locked(match_id)
+        if user is not None and user.pk != match.creator_id:  # access before status
+            raise NotAllowed(_("Only the match's creator can start it."))
         if match.status != Match.OPEN:
             raise BadRequest(_("This match has already started."))
-        if user is not None and user.pk != match.creator_id:
-            raise NotAllowed(_("Only the match's creator can start it."))
         seats = list(match.seats.order_by("joined_at", "pk"))
         if len(seats) != match.seats_count:
             raise BadRequest(_("The match needs %(seats)s players; %(joined)s have joined.")
@@ -234,7 +242,8 @@ def _settle(match: Match, engine, now) -> None:
     if match.status == Match.RUNNING:
         if engine.is_over(match.state):
             _finish(match, engine, "the game reached its end", now)
-        elif match.round_limit and match.state.get("round", 0) > match.round_limit:
+        elif (match.round_limit and match.state.get("round", 0) > match.round_limit
+              and _every_seat_moved(match)):
             _finish(match, engine, f"the round limit of {match.round_limit} was reached", now)
     _schedule(match, engine, now)
     match.save()
@@ -242,6 +251,14 @@ def _settle(match: Match, engine, now) -> None:
     projections.project(match, before=getattr(match, "state_at_lock", None))
     match.state_at_lock = match.state
     _after_commit(match)
+
+
+def _every_seat_moved(match: Match) -> bool:
+    """A round limit ends a match only once every seat has made a move of its own (chance cards
+    alone once ended one-round matches before anyone moved)."""
+    moved = (ActionLog.objects.filter(match=match, kind__in=(ActionLog.PLAYER, ActionLog.TIMEOUT, ActionLog.BOT))
+             .exclude(seat=None).values("seat").distinct().count())
+    return moved >= match.seats_count
 
 
 def action_apply(*, match_id, user, action, expected_version=None) -> Match:
@@ -393,7 +410,10 @@ def seat_return(*, match_id, user) -> bool:
 
 def vacation_start(*, user, days: int, now=None) -> Vacation:
     """Go away for some days: the turns the player owns now wait that much longer, and turns
-    that come to them while away wait until they are back, in every match that allows it."""
+    that come to them while away wait until they are back, in every match that allows it.
+
+    The allowance is read and spent with the player's own row locked, so racing requests from
+    several sessions queue: one vacation at a time, never more days than are left."""
     now = now or timezone.now()
     try:
         days = int(days)
@@ -401,13 +421,14 @@ def vacation_start(*, user, days: int, now=None) -> Vacation:
         raise BadRequest(_("Say how many days.")) from None
     if days < 1:
         raise BadRequest(_("A vacation lasts at least one day."))
-    if days > vacation_days_left(user=user, now=now):
-        left = vacation_days_left(user=user, now=now)
-        raise BadRequest(ngettext("You have %(days)s vacation day left this year.",
-                                  "You have %(days)s vacation days left this year.", left) % {"days": left})
-    if active_vacation(user, now) is not None:
-        raise BadRequest(_("You are already on vacation."))
     with transaction.atomic():
+        limits.lock_player(user)
+        if active_vacation(user, now) is not None:
+            raise BadRequest(_("You are already on vacation."))
+        left = vacation_days_left(user=user, now=now)
+        if days > left:
+            raise BadRequest(ngettext("You have %(days)s vacation day left this year.",
+                                      "You have %(days)s vacation days left this year.", left) % {"days": left})
         vacation = Vacation.objects.create(user=user, starts_at=now, ends_at=now + timedelta(days=days))
         _shift_turns(user, timedelta(days=days))
     return vacation
@@ -417,6 +438,7 @@ def vacation_end(*, user, now=None) -> bool:
     """Back early: the days not taken return to the year's allowance and the clocks run again."""
     now = now or timezone.now()
     with transaction.atomic():
+        limits.lock_player(user)
         vacation = active_vacation(user, now)
         if vacation is None:
             return False
@@ -425,12 +447,6 @@ def vacation_end(*, user, now=None) -> bool:
         vacation.save(update_fields=["ends_at"])
         _shift_turns(user, -unused)
     return True
-
-
-def vacation_days_left(*, user, now=None) -> int:
-    now = now or timezone.now()
-    taken = sum(v.days for v in Vacation.objects.filter(user=user, starts_at__year=now.year))
-    return max(0, settings.VACATION_DAYS_PER_YEAR - int(round(taken)))
 
 
 def _shift_turns(user, delta) -> None:

@@ -18,4 +18,6 @@ urlpatterns = [
     path("matches/<int:match_id>/chat/", views.chat_post, name="chat_post"),
     path("matches/import/", views.match_import, name="match_import"),
     path("games/<str:game>/rules/", views.rules, name="rules"),
+    # Under /accounts/ where the profile has always posted it; games owns it (it moves clocks).
+    path("accounts/vacation/", views.vacation, name="vacation"),
 ]

@@ -1,22 +1,30 @@
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils import translation
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import panels, selectors, services
+from games import limits, panels, selectors, services
 from games.engines import ENGINES, IllegalAction, get_engine
 from games.engines.dice import seed_hash
 from games.errors import ServiceError
-from games.forms import ROUNDS_OPTION, MatchForm
+from games.forms import MatchForm
+from games.limits import ROUNDS_OPTION
 from games.models import Match
 
 
+@require_safe
 def home(request):
     context = {"open_matches": selectors.open_matches(), "games": ENGINES.values()}
     if request.user.is_authenticated:
@@ -24,6 +32,7 @@ def home(request):
     return render(request, "games/home.html", context)
 
 
+@require_safe
 def lobby(request):
     return render(request, "games/lobby.html", {"open_matches": selectors.open_matches(),
                                                 "finished": selectors.recent_finished()})
@@ -34,6 +43,7 @@ def _error_page(request, exc: ServiceError):
 
 
 @login_required
+@require_http_methods(["GET", "HEAD", "POST"])
 def match_new(request):
     """The new-match form. Its game's options and seat bounds follow the chosen game: htmx swaps
     them in when the game changes, and without a script a post that changed the game (or asked
@@ -65,6 +75,10 @@ def match_new(request):
     error = None
     if request.method == "POST" and not switching and form.is_valid():
         data = form.cleaned_data
+        try:
+            limits.check_rate("match_create", request.user)
+        except ServiceError as exc:
+            return _error_page(request, exc)
         raw = {o["name"]: request.POST.get(f"opt_{o['name']}", "") for o in shown}
         for o in shown:  # an unticked checkbox posts nothing: that means "no"
             if o["kind"] == "bool" and f"opt_{o['name']}" not in request.POST:
@@ -105,6 +119,10 @@ def match_new(request):
                 else:
                     messages.success(request, _("Match created. Share the invitation link below so others "
                                                 "can join."))
+                reason = limits.unrated_reason(is_public=data["is_public"], bot_seats=data["bot_seats"] or 0,
+                                               round_limit=round_limit, options=raw)
+                if data["rated"] and reason:  # asked for rated, but it could not count fairly
+                    messages.info(request, reason + " " + _("It is played unrated."))
                 return redirect(match)
     for o in options:
         posted = request.method == "POST" and not switching
@@ -115,6 +133,7 @@ def match_new(request):
         "games": [ENGINES[name] for name in sorted(ENGINES)]}, status=400 if failed else 200)
 
 
+@require_safe
 def match_detail(request, match_id):
     try:
         match = selectors.match_for_viewer(match_id=match_id, user=request.user,
@@ -127,12 +146,20 @@ def match_detail(request, match_id):
         match.refresh_from_db()
         messages.info(request, _("Welcome back: your turns wait for you again."))
     if request.htmx and not request.htmx.boosted:
-        return HttpResponse(panels.render_live(match, request.user, request=request))
+        return _private(request, match, HttpResponse(panels.render_live(match, request.user, request=request)))
     context = panels.match_context(match, request.user)
     context.update(invite=request.GET.get("invite"),
                    invite_url=request.build_absolute_uri(reverse("match_detail", args=[match.pk]))
                    + f"?invite={match.invite_code}")
-    return render(request, "games/match_detail.html", context)
+    return _private(request, match, render(request, "games/match_detail.html", context))
+
+
+def _private(request, match, response):
+    """A private match's page, and any signed-in viewer's (a player's holds their hand), stays
+    out of shared and browser caches: Cache-Control: private, no-store."""
+    if not match.is_public or request.user.is_authenticated:
+        add_never_cache_headers(response)
+    return response
 
 
 def parse_action(post) -> dict:
@@ -196,11 +223,10 @@ def _lobby_action(request, match_id, service, success, *, then="match_detail", *
     try:
         service(match_id=match_id, user=request.user, **kwargs)
     except ServiceError as exc:
-        messages.error(request, exc.message)
-        response = redirect("match_detail", match_id)
-        if exc.status == 404:
+        if exc.status in (403, 404):  # refused or unknown: say so here, not on a page they cannot see
             return _error_page(request, exc)
-        return response
+        messages.error(request, exc.message)
+        return redirect("match_detail", match_id)
     if callable(success):
         success = success(Match.objects.get(pk=match_id))
     if success:
@@ -217,6 +243,10 @@ def _seated_message(match) -> str:
 @login_required
 @require_POST
 def match_join(request, match_id):
+    try:
+        limits.check_rate("join", request.user)
+    except ServiceError as exc:
+        return _error_page(request, exc)
     return _lobby_action(request, match_id, services.match_join, _seated_message,
                          colour=request.POST.get("colour") or None, invite_code=request.POST.get("invite") or None)
 
@@ -242,6 +272,7 @@ def match_start(request, match_id):
     return _lobby_action(request, match_id, services.match_start, _("The match has started."))
 
 
+@require_safe
 def match_verify(request, match_id):
     """After the end: the seed, its hash, and whether the log replays to the final state."""
     from games.replay import replay_match
@@ -258,6 +289,7 @@ def match_verify(request, match_id):
                                                  "hash_ok": seed_hash(match.seed) == match.seed_hash})
 
 
+@require_safe
 def rules(request, game):
     try:
         engine = get_engine(game)
@@ -268,6 +300,7 @@ def rules(request, game):
                                                 "options": engine.options(lang=translation.get_language())})
 
 
+@require_safe
 def match_replay(request, match_id):
     """Step through a finished match with the board as it was, and the seed behind every die."""
     try:
@@ -284,6 +317,7 @@ def match_replay(request, match_id):
     return render(request, "games/replay.html", panels.replay_context(match, step))
 
 
+@require_safe
 def match_export(request, match_id):
     from games.history import match_export as export
 
@@ -297,25 +331,70 @@ def match_export(request, match_id):
     return response
 
 
+class _ImportSizeHandler(FileUploadHandler):
+    """Counts an import's bytes as they arrive and stops the upload past MAX_IMPORT_BYTES:
+    a huge file is never read whole, into memory or onto disk."""
+
+    too_big = False
+
+    def receive_data_chunk(self, raw_data, start):
+        if start + len(raw_data) > settings.MAX_IMPORT_BYTES:
+            self.too_big = True
+            raise StopUpload(connection_reset=True)
+        return raw_data
+
+    def file_complete(self, file_size):
+        return None
+
+
 @login_required
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+@csrf_exempt  # the token is checked below, once the size handler is in place (csrf reads the body)
 def match_import(request):
+    size = _ImportSizeHandler(request)
+    if request.method == "POST":
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.MAX_IMPORT_BYTES + 64 * 1024:  # the file plus the form's few fields
+            return _import_page(request, _too_big(), status=413)
+        request.upload_handlers.insert(0, size)
+    return _match_import(request, size)
+
+
+def _too_big():
+    return _("The file is too large: an export is at most %(size)s.") % {
+        "size": filesizeformat(settings.MAX_IMPORT_BYTES)}
+
+
+def _import_page(request, error, status=None):
+    return render(request, "games/import.html", {"error": error}, status=status or (400 if error else 200))
+
+
+@csrf_protect
+def _match_import(request, size):
     from games.history import match_import as import_match
 
-    error = None
+    error, status = None, None
     if request.method == "POST":
         upload = request.FILES.get("file")
-        raw = upload.read() if upload else request.POST.get("data", "").encode()
+        if size.too_big:
+            return _import_page(request, _too_big(), status=413)
         try:
+            limits.check_rate("import", request.user)
+            raw = upload.read() if upload else request.POST.get("data", "").encode()
             data = json.loads(raw or b"null")
-            match = import_match(data=data, user=request.user)
+            match = import_match(data=data, user=request.user, is_public=bool(request.POST.get("public")))
         except (json.JSONDecodeError, UnicodeDecodeError):
             error = _("That is not a JSON file.")
         except ServiceError as exc:
-            error = exc.message
+            error, status = exc.message, exc.status
         else:
             messages.success(request, _("Imported: every action replays from the seed."))
             return redirect("match_replay", match.pk)
-    return render(request, "games/import.html", {"error": error}, status=400 if error else 200)
+    return _import_page(request, error, status)
 
 
 @login_required
@@ -325,14 +404,37 @@ def chat_post(request, match_id):
 
     try:
         match = selectors.match_for_viewer(match_id=match_id, user=request.user)
+    except ServiceError as exc:
+        # A private match's chat by a non-member: refused like its page (no match to render).
+        return _error_page(request, exc)
+    try:
+        limits.check_rate("chat", request.user)
         post(match=match, user=request.user, text=request.POST.get("text", ""))
         error, status = None, 200
     except ServiceError as exc:
         error, status = exc.message, exc.status
-        if exc.status == 404:
-            return _error_page(request, exc)
     if request.htmx:
         return HttpResponse(panels.render_chat(match, request.user, error=error), status=status)
     if error:
         messages.error(request, error)
     return redirect(match)
+
+
+@login_required
+@require_POST
+def vacation(request):
+    """The profile's vacation form (at /accounts/vacation/): here, not in accounts, because it
+    moves the games' clocks; accounts keeps only the allowance."""
+    from django.utils.formats import date_format
+
+    try:
+        if request.POST.get("back"):
+            services.vacation_end(user=request.user)
+            messages.success(request, _("Welcome back: your clocks run again."))
+        else:
+            away = services.vacation_start(user=request.user, days=request.POST.get("days"))
+            messages.success(request, _("Enjoy your vacation. Your turns wait until %(until)s.")
+                             % {"until": date_format(away.ends_at, "d M Y H:i")})
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("profile")

@@ -1,12 +1,15 @@
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST, require_safe
 
 from notifications import services
 from notifications.models import Notification
 
 
 @login_required
+@never_cache
+@require_safe
 def inbox(request):
     notifications = Notification.objects.filter(user=request.user).select_related("match")[:100]
     return render(request, "notifications/inbox.html", {"notifications": notifications})

@@ -124,3 +124,13 @@ def client_for(user):
     client = Client()
     client.force_login(user)
     return client
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    # The rate limits count in the cache (locmem in tests): one test's failed logins, chat
+    # posts or new matches must not count against the next test's users.
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -238,15 +238,21 @@ def test_pages_keep_to_the_sites_layout_for_phones(client, player, path):
     assert "<table" not in body or 'class="table-scroll"' in body
 
 
-def test_bots_are_rated_but_not_listed_nor_holding_records(player, client, settings):
+def test_a_match_with_bots_is_unrated_and_bots_are_never_listed(player, client, settings):
+    """Issue 19.2: a rated match has no bot seats (a bot is an easy win); a bot's rating from
+    before that rule still never shows on the board."""
     settings.LEADERBOARD_MIN_GAMES = 1
     match = services.match_create(creator=player, game="race", seats=2, bot_seats=1, options={"finish": 200})
+    assert not match.rated
+    Match.objects.filter(pk=match.pk).update(rated=True)  # as one made before the rule
     state = Match.objects.get(pk=match.pk).state
     state["positions"] = [5, 40]
     Match.objects.filter(pk=match.pk).update(state=state)
     services.match_finish(match_id=match.pk, reason="ended by an admin")
-    ratings.match_finished(match_id=match.pk)
+    assert ratings.match_finished(match_id=match.pk) is False
+    assert not RatingEvent.objects.filter(match=match).exists()
     bot = Seat.objects.get(match=match, is_bot=True).user
-    assert Rating.objects.get(user=bot, season=ALL_TIME).ordinal > Rating.objects.get(user=player, season=ALL_TIME).ordinal
+    rated(bot, mu=40, sigma=2, games=5)
+    rated(player, mu=25, sigma=2, games=5)
     body = client.get(reverse("leaderboard", args=["race"])).content.decode()
     assert board_names(body) == ["Anna"]
