@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "django_celery_beat",
+    "ninja",  # the API's docs page (/api/docs) served with ninja's own static files, no CDN
     "accounts",
     "games",
     "games.fuldrigger",
@@ -68,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.ProfileTimezoneMiddleware",
+    "games.validation.BodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -169,6 +171,13 @@ REMINDER_HORIZON_HOURS = 14 * 24
 
 # Rated games a player needs before appearing on a leaderboard.
 LEADERBOARD_MIN_GAMES = int(env("LEADERBOARD_MIN_GAMES", "3"))
+
+# Bodies larger than these are refused from their Content-Length before anything reads them
+# (games/validation.py): 413 with the reason, in JSON for the API. A match export is larger.
+REQUEST_MAX_BYTES = int(env("REQUEST_MAX_BYTES", str(1024 * 1024)))
+IMPORT_MAX_BYTES = int(env("IMPORT_MAX_BYTES", str(4 * 1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = IMPORT_MAX_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = IMPORT_MAX_BYTES
 
 VACATION_DAYS_PER_YEAR = int(env("VACATION_DAYS_PER_YEAR", "21"))
 
