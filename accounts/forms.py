@@ -4,6 +4,7 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile
+from games.validation import no_control_characters
 
 
 class SignupForm(UserCreationForm):
@@ -33,6 +34,12 @@ class ProfileForm(forms.ModelForm):
         labels = {"display_name": _("Display name"), "time_zone": _("Time zone"), "language": _("Language"),
                   "notify_email": _("Notify email")}
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Names go into e-mail headers and every page: no control characters (a newline breaks a header).
+        for name in ("display_name", "webhook_url"):
+            self.fields[name].validators.append(no_control_characters)
+
     def clean_reminder_hours(self):
         value = self.cleaned_data["reminder_hours"].strip()
         parts = [p.strip() for p in value.split(",") if p.strip()]
@@ -42,4 +49,4 @@ class ProfileForm(forms.ModelForm):
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(max_length=60, initial="bot", label=_("Name"))
+    name = forms.CharField(max_length=60, initial="bot", label=_("Name"), validators=[no_control_characters])

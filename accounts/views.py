@@ -88,9 +88,8 @@ def vacation(request):
             away = services.vacation_start(user=request.user, days=request.POST.get("days"))
             messages.success(request, _("Enjoy your vacation. Your turns wait until %(until)s.")
                              % {"until": date_format(away.ends_at, "d M Y H:i")})
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-        return redirect("profile")
+    except ServiceError as exc:  # refused: the reason, and a 4xx that says nothing was kept
+        return render(request, "games/error.html", {"message": exc.message}, status=exc.status)
     return redirect("profile")
 
 
@@ -98,9 +97,9 @@ def vacation(request):
 @require_POST
 def token_create(request):
     form = TokenForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Give the token a name of at most 60 characters."))
-        return redirect("profile")
+    if not form.is_valid():  # refused: the reason, and a 4xx that says nothing was kept
+        message = " ".join(form.errors.get("name", [])) or _("Give the token a name of at most 60 characters.")
+        return render(request, "games/error.html", {"message": message}, status=400)
     key = ApiToken.issue(request.user, form.cleaned_data["name"])[1]
     messages.success(request, _("Your new API token (shown only now): %(key)s") % {"key": key})
     return redirect("profile")

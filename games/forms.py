@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, gettext_lazy
 
 from games.engines import ENGINES
+from games.validation import no_control_characters
 
 
 def game_choices():
@@ -15,7 +16,8 @@ class MatchForm(forms.Form):
     """The settings every game shares; a game's own options come from engine.options()."""
 
     game = forms.ChoiceField(choices=game_choices, label=gettext_lazy("Game"))
-    title = forms.CharField(max_length=80, required=False, label=gettext_lazy("Title"))
+    title = forms.CharField(max_length=80, required=False, label=gettext_lazy("Title"),
+                            validators=[no_control_characters])
     seats = forms.IntegerField(min_value=2, max_value=8, initial=2, label=gettext_lazy("Seats"))
     turn_hours = forms.IntegerField(min_value=1, max_value=14 * 24, initial=24, label=gettext_lazy("Hours per turn"),
                                     help_text=gettext_lazy("From 1 hour to 14 days (336 hours)."))

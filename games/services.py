@@ -17,6 +17,7 @@ from games.engines import actions as declared_actions
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed, NotFound, StaleVersion
 from games.models import ActionLog, Match, Seat
+from games.validation import refuse_control_characters
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,7 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
                  rated: bool = True, allow_vacation: bool = True, bots_cover_absence: bool = False,
                  bot_seats: int = 0) -> Match:
     engine = _engine(game)
+    refuse_control_characters(title)  # titles go into e-mail subjects and every page
     try:
         seats = int(seats)
     except (TypeError, ValueError):

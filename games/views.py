@@ -1,5 +1,4 @@
-import json
-
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
@@ -9,7 +8,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import panels, selectors, services
+from games import panels, selectors, services, validation
 from games.engines import ENGINES, get_engine
 from games.engines.dice import seed_hash
 from games.errors import ServiceError
@@ -90,8 +89,8 @@ def parse_action(post) -> dict:
     """An action from a form: the JSON in `action`, with fields named `a.key` (or `a.key.sub`)
     filled in; values that read as JSON (numbers, lists) are taken as such."""
     try:
-        action = json.loads(post.get("action") or "{}")
-    except json.JSONDecodeError:
+        action = validation.loads(post.get("action") or "{}")
+    except ValueError:  # the site-wide rule's refusals (too deep, not finite) say why themselves
         raise services.BadRequest(_("The action is not valid JSON.")) from None
     if not isinstance(action, dict):
         raise services.BadRequest(_("An action is a JSON object with a \"type\"."))
@@ -100,6 +99,8 @@ def parse_action(post) -> dict:
             continue
         values = [_field_value(v) for v in post.getlist(key) if v != ""]
         path = key[2:].split(".")
+        if len(path) > 4:
+            raise services.BadRequest(_("Field %(field)s does not fit the action.") % {"field": key[:40]})
         target = action
         for part in path[:-1]:
             target = target.setdefault(part, {})
@@ -114,9 +115,9 @@ def parse_action(post) -> dict:
 
 def _field_value(raw: str):
     try:
-        return json.loads(raw)
-    except json.JSONDecodeError:
-        return raw
+        return validation.loads(raw)
+    except ValueError:  # plain text; a refusal by the site-wide rule is a ServiceError, raised
+        return validation.refuse_control_characters(raw)
 
 
 @login_required
@@ -244,11 +245,13 @@ def match_import(request):
     error = None
     if request.method == "POST":
         upload = request.FILES.get("file")
-        raw = upload.read() if upload else request.POST.get("data", "").encode()
         try:
-            data = json.loads(raw or b"null")
+            if upload is not None and upload.size > settings.IMPORT_MAX_BYTES:
+                raise validation.Refused(str(validation.TOO_LARGE) % {"limit": settings.IMPORT_MAX_BYTES})
+            raw = upload.read() if upload else request.POST.get("data", "").encode()
+            data = validation.loads(raw or b"null")
             match = import_match(data=data, user=request.user)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except ValueError:
             error = _("That is not a JSON file.")
         except ServiceError as exc:
             error = exc.message
