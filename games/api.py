@@ -159,6 +159,15 @@ class Strict(Schema):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+def _option_values(options: dict) -> dict:
+    for name, value in options.items():
+        if not (isinstance(value, bool) or (isinstance(value, int) and abs(value) <= 10**9)
+                or (isinstance(value, str) and len(value) <= 40)):
+            raise ValueError(_("options.%(name)s must be true or false, a whole number or a short text.")
+                             % {"name": name[:40]})
+    return options
+
+
 def _games_enum(schema: dict) -> None:
     schema["enum"] = sorted(ENGINES)
 
@@ -167,8 +176,10 @@ class NewMatch(Strict):
     game: Annotated[str, AfterValidator(_one_line)] = Field(..., max_length=40, json_schema_extra=_games_enum,
                        description="One of the games (the Game component).")
     seats: int = Field(2, ge=1, le=16)
-    options: dict[str, bool | Annotated[int, Field(ge=-10**9, le=10**9)] | Annotated[Text, Field(max_length=40)]] | None = Field(
-        None, max_length=20, description="The game's own options (see the rules page); unknown names are refused.")
+    options: Annotated[dict[str, Any], AfterValidator(_option_values)] | None = Field(
+        None, max_length=20, description="The game's own options (see the rules page); unknown names are refused.",
+        json_schema_extra={"additionalProperties": {"anyOf": [{"type": "boolean"}, {"type": "integer"},
+                                                              {"type": "string", "maxLength": 40}]}})
     turn_seconds: int = Field(24 * 3600, ge=services.MIN_TURN_SECONDS, le=services.MAX_TURN_SECONDS)
     time_bank_seconds: int = Field(0, ge=0, le=30 * 24 * 3600)
     game_deadline: Text | None = Field(None, max_length=40, json_schema_extra={"format": "date-time"})
