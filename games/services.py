@@ -290,7 +290,7 @@ def _as_understood(engine, state, seat: int, action: dict) -> dict:
     logged, so keys the engine ignores never reach the permanent, public log."""
     why = declared_actions.action_problem(engine, action)
     if why is None:
-        kept = declared_actions.understood(engine, action, engine.legal_actions(state, seat))
+        kept = declared_actions.understood(engine, action, lambda: engine.legal_actions(state, seat))
         why = declared_actions.derived_mismatch(engine, action, kept)
     if why is not None:
         raise BadRequest(_("The action does not fit the game: %(reason)s.") % {"reason": why})

@@ -134,21 +134,27 @@ def action_problem(engine, action: dict) -> str | None:
     return problem(action_schema(action["type"], table[action["type"]]), action, "action")
 
 
-def understood(engine, action: dict, legal: list[dict]) -> dict:
-    """The action as the engine is to understand it, which is what the log keeps: the legal
-    action it matches if there is one (the engine's own words, derived fields included), else
-    only its declared fields. For a game that declares nothing, a match is looked for on the
-    keys its legal actions use; an open-ended action that matches none is kept as sent."""
+def understood(engine, action: dict, legal) -> dict:
+    """The action as the engine is to understand it, which is what the log keeps. For a type
+    with declared fields: only those fields, and where some are derived (Pirater's `to`) the
+    legal action it matches, in the engine's own words. For a game that declares nothing: the
+    legal action it matches on the keys its legal actions use; an open-ended action that
+    matches none is kept as sent. `legal` is called for the legal actions only when needed
+    (they cost an engine call)."""
     kind = action["type"]
-    same = [a for a in legal if a.get("type") == kind]
     table = declared(engine)
     if table and kind in table:
         props = table[kind]["properties"]
         derived = {k for k, p in props.items() if p.get("readOnly")}
-        keys = set(props) - derived
+        given = {k: v for k, v in action.items() if k in props and k not in derived}
+        if not derived:
+            return {"type": kind, **given}
+        same = [a for a in legal() if a.get("type") == kind]
     else:
-        derived, keys = set(), {k for a in same for k in a} - {"type"}
-    given = {k: v for k, v in action.items() if k in keys}
+        derived = set()
+        same = [a for a in legal() if a.get("type") == kind]
+        keys = {k for a in same for k in a} - {"type"}
+        given = {k: v for k, v in action.items() if k in keys}
     for candidate in same:
         rest = {k: v for k, v in candidate.items() if k != "type" and k not in derived}
         # A field left out is the same as its falsy default (Pirater's split: false).
