@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import ratelimit
 from accounts.models import TIME_ZONES, Profile
+from accounts.validators import no_control_characters
 
 
 class SignupForm(UserCreationForm):
@@ -73,6 +74,12 @@ class ProfileForm(forms.ModelForm):
         labels = {"display_name": _("Display name"), "time_zone": _("Time zone"), "language": _("Language"),
                   "notify_email": _("Notify email")}
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Names go into e-mail headers and every page: no control characters (a newline breaks a header).
+        for name in ("display_name", "webhook_url"):
+            self.fields[name].validators.append(no_control_characters)
+
     def clean_webhook_url(self):
         from notifications import webhooks
 
@@ -93,4 +100,4 @@ class ProfileForm(forms.ModelForm):
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(max_length=60, initial="bot", label=_("Name"))
+    name = forms.CharField(max_length=60, initial="bot", label=_("Name"), validators=[no_control_characters])

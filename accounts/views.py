@@ -124,9 +124,9 @@ def _profile_page(request, form, *, new_key=None, status=None):
 @require_POST
 def token_create(request):
     form = TokenForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Give the token a name of at most 60 characters."))
-        return redirect("profile")
+    if not form.is_valid():  # refused: the reason, and a 4xx that says nothing was kept
+        message = " ".join(form.errors.get("name", [])) or _("Give the token a name of at most 60 characters.")
+        return render(request, "games/error.html", {"message": message}, status=400)
     key = ApiToken.issue(request.user, form.cleaned_data["name"])[1]
     profile = Profile.objects.get_or_create(user=request.user)[0]
     return _profile_page(request, ProfileForm(instance=profile), new_key=key, status=201)

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "django_celery_beat",
+    "ninja",  # the API's docs page (/api/docs) served with ninja's own static files, no CDN
     "accounts",
     "games",
     "games.fuldrigger",
@@ -70,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.ProfileTimezoneMiddleware",
+    "games.validation.BodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -193,6 +195,13 @@ SOCKET_COUNT_SECONDS = 6 * 3600  # a count not touched for this long is forgotte
 # Rated games a player needs before appearing on a leaderboard.
 LEADERBOARD_MIN_GAMES = int(env("LEADERBOARD_MIN_GAMES", "3"))
 
+# Bodies larger than these are refused from their Content-Length before anything reads them
+# (games/validation.py): 413 with the reason, in JSON for the API. A match export is larger.
+REQUEST_MAX_BYTES = int(env("REQUEST_MAX_BYTES", str(1024 * 1024)))
+IMPORT_MAX_BYTES = int(env("IMPORT_MAX_BYTES", str(4 * 1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = IMPORT_MAX_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = IMPORT_MAX_BYTES
+
 VACATION_DAYS_PER_YEAR = int(env("VACATION_DAYS_PER_YEAR", "21"))
 
 # Consecutive turn timeouts after which a seat is marked absent and played by timeouts.
@@ -226,7 +235,6 @@ ACTION_RATES = {"chat": env("RATE_CHAT", "20/60"), "match_create": env("RATE_MAT
 MAX_OPEN_MATCHES_PER_USER = int(env("MAX_OPEN_MATCHES_PER_USER", "5"))
 MAX_ACTIVE_SEATS_PER_USER = int(env("MAX_ACTIVE_SEATS_PER_USER", "40"))
 MAX_IMPORTS_PER_DAY = int(env("MAX_IMPORTS_PER_DAY", "20"))
-MAX_IMPORT_BYTES = int(env("MAX_IMPORT_BYTES", str(5 * 1024 * 1024)))
 # Rated matches: public, no bots, a round limit (if any) of at least RATED_MIN_ROUNDS; two players
 # gain from at most RATED_GAMES_PER_PAIR matches together in RATED_PAIR_DAYS (later ones are
 # recorded as capped, for staff to see in the admin).

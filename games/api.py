@@ -1,22 +1,38 @@
-"""The JSON API for bots and tools: token authentication, the same services as the pages."""
-import functools
-import json
+"""The JSON API for bots and tools, on django-ninja: token authentication, typed and strict
+request schemas, the same services as the pages, and an OpenAPI document generated from this
+code (/api/openapi.json, browsable at /api/docs) that names every game and its action types.
 
-from django.http import JsonResponse
+What a request may hold is decided twice, on purpose: the body parser applies the site-wide
+rule (games/validation.py: no control characters, no non-finite numbers, no deep nesting),
+and each endpoint's schema says which fields, of which types, within which bounds. Every
+refusal is a 4xx JSON answer {"error": "..."}, as the API has always answered."""
+from typing import Annotated, Any, Literal
+
+from django.http import Http404, JsonResponse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt
+from ninja import Field, NinjaAPI, Path, Schema, Status
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
+from ninja.security import APIKeyHeader
+from pydantic import AfterValidator, ConfigDict, model_validator
 
 from accounts.models import ApiToken
-from games import limits, selectors, services
-from games.engines import get_engine
+from games import limits, selectors, services, validation
+from games.engines import ENGINES, get_engine
+from games.engines import actions as declared_actions
 from games.errors import BadRequest, NotAllowed, ServiceError
+
+TOKEN_HELP = "Send a valid API token: 'Authorization: Token <key>'."
+MAX_ID = 2**53
 
 
 def error(message: str, status: int, **extra) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
 
+
+# --- Who is asking ------------------------------------------------------------------------
 
 def token_user(request):
     header = request.headers.get("Authorization", "")
@@ -31,40 +47,285 @@ def token_user(request):
     return token.user
 
 
-def endpoint(methods, auth=True):
-    """Checks the method and the token, parses a JSON body, and turns service errors into JSON."""
+class TokenAuth(APIKeyHeader):
+    """'Authorization: Token <key>' (or 'Bearer <key>'), a key made on the profile page."""
 
-    def wrap(view):
-        @csrf_exempt
-        @functools.wraps(view)
-        def inner(request, *args, **kwargs):
-            if request.method not in methods:
-                return error(_("Method %(method)s not allowed.") % {"method": request.method}, 405)
-            user = token_user(request)
-            if auth and user is None:
-                return error(_("Send a valid API token: 'Authorization: Token <key>'."), 401)
-            request.api_user = user
-            body = {}
-            if request.method == "POST" and request.body:
-                try:
-                    body = json.loads(request.body)
-                    # JSON may escape lone surrogates, which no database can store as text.
-                    json.dumps(body, ensure_ascii=False).encode("utf-8")
-                except (json.JSONDecodeError, UnicodeDecodeError):
-                    return error(_("The body is not valid JSON."), 400)
-                except UnicodeEncodeError:
-                    return error(_("The body contains text that is not valid Unicode."), 400)
-                if not isinstance(body, dict):
-                    return error(_("The body must be a JSON object."), 400)
-            try:
-                return view(request, body, *args, **kwargs)
-            except ServiceError as exc:
-                return error(exc.message, exc.status, **exc.extra)
+    param_name = "Authorization"
 
-        return inner
+    def authenticate(self, request, key):
+        return token_user(request)
 
-    return wrap
 
+class StrictParser(Parser):
+    """JSON bodies under the site-wide rule; the reason for a refusal reaches the client."""
+
+    def parse_body(self, request):
+        try:
+            body = validation.loads(request.body)
+        except ServiceError:
+            raise
+        except ValueError:
+            raise BadRequest(_("The body is not valid JSON.")) from None
+        if not isinstance(body, dict):
+            raise BadRequest(_("The body must be a JSON object."))
+        return body
+
+
+class TradewindsAPI(NinjaAPI):
+    def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+        # Paths relative to the server "/api", as clients written against the first API read them.
+        schema = super().get_openapi_schema(path_prefix="", path_params=path_params)
+        schema["servers"] = [{"url": "/api"}]
+        schemas = schema["components"].setdefault("schemas", {})
+        schemas.update(game_schemas())
+        for model in schemas.values():
+            for name, prop in list(model.get("properties", {}).items()):
+                if prop.get("x-game-action"):
+                    model["properties"][name] = {
+                        "anyOf": [{"$ref": f"#/components/schemas/{_component(game)}Action"} for game in sorted(ENGINES)],
+                        "description": "An action of the match's game: its <Game>Action component."}
+        return schema
+
+
+api = TradewindsAPI(
+    title="Tradewinds API", version="2.0", urls_namespace="api", auth=TokenAuth(), parser=StrictParser(),
+    description="Play Fuldrigger, Pirater and more from bots and tools. Authenticate with "
+                "'Authorization: Token <key>' (made on your profile page). Every game and its action "
+                "types are described in the components: Game, and <Game>Action for each game.",
+)
+
+
+# --- Errors: always {"error": "..."} ---------------------------------------------------------
+
+@api.exception_handler(ServiceError)
+def service_error(request, exc: ServiceError):
+    return error(exc.message, exc.status, **exc.extra)
+
+
+@api.exception_handler(AuthenticationError)
+def no_token(request, exc):
+    return error(_(TOKEN_HELP), 401)
+
+
+@api.exception_handler(HttpError)
+def http_error(request, exc: HttpError):
+    cause = exc.__cause__
+    if isinstance(cause, ServiceError):  # the body parser's refusal, with its reason
+        return error(cause.message, cause.status)
+    return error(str(exc), exc.status_code)
+
+
+@api.exception_handler(Http404)
+def not_found(request, exc):
+    return error(_("No such API address or object."), 404)
+
+
+@api.exception_handler(ValidationError)
+def invalid(request, exc: ValidationError):
+    return error(readable(exc.errors), 400)
+
+
+def readable(errors: list[dict]) -> str:
+    """The first problem, as a sentence naming the field (ninja's own answer is a 422 list)."""
+    first = errors[0] if errors else {}
+    loc = [str(part) for part in first.get("loc", ()) if part not in ("body", "payload", "path", "query")]
+    field = ".".join(loc)
+    kind = first.get("type", "")
+    if kind == "value_error":
+        return str(first.get("ctx", {}).get("error", first.get("msg", "")))
+    if kind == "extra_forbidden":
+        return _("Unknown field %(field)s.") % {"field": repr(field)}
+    if kind == "missing":
+        return _("%(field)s is required.") % {"field": field}
+    message = first.get("msg", _("The request is not valid."))
+    return f"{field}: {message}." if field else f"{message}."
+
+
+# --- Request schemas ------------------------------------------------------------------------
+
+def _one_line(value: str) -> str:
+    validation.refuse_control_characters(value)
+    return value
+
+
+ONE_LINE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+# The pattern is for the schema's readers; the validator gives the readable refusal.
+Text = Annotated[str, AfterValidator(_one_line), Field(json_schema_extra={"pattern": ONE_LINE})]
+
+
+class Strict(Schema):
+    """No unknown keys, no string for a boolean or a number, no float for a whole number."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _option_values(options: dict) -> dict:
+    for name, value in options.items():
+        if not (isinstance(value, bool) or (isinstance(value, int) and abs(value) <= 10**9)
+                or (isinstance(value, str) and len(value) <= 40)):
+            raise ValueError(_("options.%(name)s must be true or false, a whole number or a short text.")
+                             % {"name": name[:40]})
+    return options
+
+
+def _games_enum(schema: dict) -> None:
+    schema["enum"] = sorted(ENGINES)
+
+
+class NewMatch(Strict):
+    game: Annotated[str, AfterValidator(_one_line)] = Field(..., max_length=40, json_schema_extra=_games_enum,
+                       description="One of the games (the Game component).")
+    seats: int = Field(2, ge=1, le=16)
+    options: Annotated[dict[str, Any], AfterValidator(_option_values)] | None = Field(
+        None, max_length=20, description="The game's own options (see the rules page); unknown names are refused.",
+        json_schema_extra={"additionalProperties": {"anyOf": [{"type": "boolean"}, {"type": "integer"},
+                                                              {"type": "string", "maxLength": 40}]}})
+    turn_seconds: int = Field(24 * 3600, ge=services.MIN_TURN_SECONDS, le=services.MAX_TURN_SECONDS)
+    time_bank_seconds: int = Field(0, ge=0, le=30 * 24 * 3600)
+    game_deadline: Text | None = Field(None, max_length=40, json_schema_extra={"format": "date-time"})
+    round_limit: int | None = Field(None, ge=1, le=1000)
+    public: bool = True
+    title: Text = Field("", max_length=80)
+    rated: bool = True
+    allow_vacation: bool = True
+    bots_cover_absence: bool = False
+    bot_seats: int = Field(0, ge=0, le=7)
+
+
+class JoinIn(Strict):
+    colour: Text | None = Field(None, max_length=20)
+    invite: Text | None = Field(None, max_length=64)
+
+
+class Nothing(Strict):
+    """No fields: a body, if sent, is an empty object."""
+
+
+class ActionIn(Strict):
+    # In the document: any game's <Game>Action (TradewindsAPI puts them in); checked against the
+    # match's own game by the service.
+    action: dict[str, Any] = Field(..., max_length=20, json_schema_extra={"x-game-action": True})
+    version: int = Field(..., ge=0, le=MAX_ID, description="The version you acted on; a stale one gets 409.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _version_required(cls, data):
+        if isinstance(data, dict) and "version" not in data:
+            raise ValueError(_("Send the version you acted on as \"version\"."))
+        return data
+
+
+# --- Response schemas ------------------------------------------------------------------------
+
+class ErrorOut(Schema):
+    error: str
+    version: int | None = None
+
+
+class MeOut(Schema):
+    username: str
+    name: str
+    language: str
+    time_zone: str
+
+
+class PlayerOut(Schema):
+    seat: int | None
+    name: str
+    colour: str
+    absent: bool
+
+
+class MatchOut(Schema):
+    id: int
+    game: str
+    title: str
+    status: Literal["open", "running", "paused", "finished", "aborted"]
+    version: int
+    seats: int
+    rules_version: str
+    players: list[PlayerOut]
+    my_seat: int | None
+    to_act: list[int]
+    my_turn: bool
+    turn_deadline: str | None = Field(..., json_schema_extra={"format": "date-time"})
+    game_deadline: str | None = Field(..., json_schema_extra={"format": "date-time"})
+    seed_hash: str | None
+    standings: list[dict[str, Any]] | None
+
+
+class MatchViewOut(MatchOut):
+    view: dict[str, Any]
+
+
+class MatchListOut(Schema):
+    matches: list[MatchOut]
+
+
+class ActionsOut(Schema):
+    version: int
+    my_turn: bool
+    actions: list[dict[str, Any]]
+
+
+class LogOut(Schema):
+    version: int
+    log: list[dict[str, Any]]
+
+
+class ReplayOut(Schema):
+    game: str
+    rules_version: str
+    seats: int
+    options: dict[str, Any]
+    seed: str
+    seed_hash: str
+    log: list[dict[str, Any]]
+    final_state: dict[str, Any]
+
+
+ERRORS = (400, 401, 403, 404, 405, 409, 413)
+
+
+def answers(ok: int, schema) -> dict:
+    return {ok: schema, **{code: ErrorOut for code in ERRORS}}
+
+
+MatchId = Annotated[int, Path(..., ge=1, le=MAX_ID)]
+PUBLIC = {"security": [{}, {"TokenAuth": []}]}
+
+
+# --- Games and their actions in the schema ------------------------------------------------
+
+def _component(game: str) -> str:
+    return "".join(part.title() for part in game.replace("-", "_").split("_"))
+
+
+def game_schemas() -> dict:
+    """Game (every game's name) and, per game, <Game>Action: for a game that declares its
+    actions (games/engines/actions.py) one schema per action type, told apart by "type"."""
+    out = {"Game": {"type": "string", "enum": sorted(ENGINES), "description": "The games this site runs."}}
+    for name in sorted(ENGINES):
+        engine, base = ENGINES[name], _component(name)
+        table = declared_actions.declared(engine)
+        if not table:
+            out[f"{base}Action"] = {
+                "type": "object", "required": ["type"], "properties": {"type": {"type": "string", "maxLength": 40}},
+                "description": f"An action of {engine.title}; its fields are the engine's to check.",
+            }
+            continue
+        mapping = {}
+        for kind, schema in sorted(table.items()):
+            ref = f"{base}{_component(kind)}Action"
+            out[ref] = declared_actions.action_schema(kind, schema)
+            mapping[kind] = f"#/components/schemas/{ref}"
+        out[f"{base}Action"] = {"oneOf": [{"$ref": r} for r in mapping.values()],
+                                "discriminator": {"propertyName": "type", "mapping": mapping},
+                                "description": f"An action of {engine.title}, by its type."}
+    return out
+
+
+# --- Endpoints --------------------------------------------------------------------------------
 
 def match_summary(match, user=None) -> dict:
     seat = selectors.seat_of(match, user)
@@ -82,112 +343,121 @@ def match_summary(match, user=None) -> dict:
     }
 
 
-@endpoint(["GET"])
-def me(request, body):
+@api.get("/me", response=answers(200, MeOut), summary="Who this token belongs to")
+def me(request):
     """Who the token belongs to. Also the benchmark's floor: the least an authenticated call costs."""
-    user = request.api_user
+    user = request.auth
     profile = getattr(user, "profile", None)
-    return JsonResponse({"username": user.username, "name": str(profile) if profile else user.username,
-                         "language": profile.language if profile else "",
-                         "time_zone": profile.time_zone if profile else "UTC"})
+    return {"username": user.username, "name": str(profile) if profile else user.username,
+            "language": profile.language if profile else "",
+            "time_zone": profile.time_zone if profile else "UTC"}
 
 
-@endpoint(["GET", "POST"])
-def matches(request, body):
-    if request.method == "GET":
-        return JsonResponse({"matches": [match_summary(m, request.api_user)
-                                         for m in selectors.user_matches_api(request.api_user)[:200]]})
-    deadline = body.get("game_deadline")
-    if deadline is not None:
+@api.get("/matches", response=answers(200, MatchListOut), summary="My matches")
+def matches(request):
+    return {"matches": [match_summary(m, request.auth) for m in selectors.user_matches_api(request.auth)[:200]]}
+
+
+def _check_option_types(game: str, options: dict) -> None:
+    """A game's options as the API takes them: true/false for a yes-or-no, a whole number for a
+    number (the pages' forms send text, which the engine reads; a client sends JSON)."""
+    try:
+        declared = {o["name"]: o["kind"] for o in get_engine(game).options()}
+    except LookupError:
+        return  # the service names the unknown game
+    for name, value in options.items():
+        kind = declared.get(name)
+        if kind == "bool" and not isinstance(value, bool):
+            raise BadRequest(_("options.%(name)s must be true or false.") % {"name": name})
+        if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise BadRequest(_("options.%(name)s must be a whole number.") % {"name": name})
+
+
+@api.post("/matches", response=answers(201, MatchOut), summary="Create a match")
+def match_create(request, payload: NewMatch):
+    deadline = None
+    if payload.game_deadline is not None:
         try:
-            deadline = parse_datetime(str(deadline))
+            deadline = parse_datetime(payload.game_deadline)
         except ValueError:
             deadline = None
         if deadline is None or timezone.is_naive(deadline):
             raise BadRequest(_("game_deadline must be an ISO 8601 date and time with a time zone."))
-    limits.check_rate("match_create", request.api_user)  # a 429, as on the site
-    try:
-        match = services.match_create(
-            creator=request.api_user, game=str(body.get("game", "")), seats=body.get("seats", 2),
-            options=body.get("options") if isinstance(body.get("options"), dict) else None,
-            turn_seconds=int(body.get("turn_seconds", 24 * 3600)),
-            time_bank_seconds=int(body.get("time_bank_seconds", 0)), game_deadline=deadline,
-            round_limit=body.get("round_limit"), is_public=bool(body.get("public", True)),
-            title=str(body.get("title", "")), rated=bool(body.get("rated", True)),
-            allow_vacation=bool(body.get("allow_vacation", True)),
-            bots_cover_absence=bool(body.get("bots_cover_absence", False)),
-            bot_seats=body.get("bot_seats", 0),
-        )
-    except (TypeError, ValueError):
-        raise BadRequest(_("Numbers must be whole numbers.")) from None
-    return JsonResponse(match_summary(match, request.api_user), status=201)
+    _check_option_types(payload.game, payload.options or {})
+    limits.check_rate("match_create", request.auth)  # a 429, as on the site
+    match = services.match_create(
+        creator=request.auth, game=payload.game, seats=payload.seats, options=payload.options,
+        turn_seconds=payload.turn_seconds, time_bank_seconds=payload.time_bank_seconds,
+        game_deadline=deadline, round_limit=payload.round_limit, is_public=payload.public,
+        title=payload.title, rated=payload.rated, allow_vacation=payload.allow_vacation,
+        bots_cover_absence=payload.bots_cover_absence, bot_seats=payload.bot_seats,
+    )
+    return Status(201, match_summary(match, request.auth))
 
 
-@endpoint(["POST"])
-def join(request, body, match_id):
-    limits.check_rate("join", request.api_user)
-    services.match_join(match_id=match_id, user=request.api_user, colour=body.get("colour"),
-                        invite_code=body.get("invite"))
-    return JsonResponse(match_summary(selectors.match_get(match_id=match_id), request.api_user))
+@api.post("/matches/{int:match_id}/join", response=answers(200, MatchOut), summary="Take a seat")
+def join(request, match_id: MatchId, payload: JoinIn | None = None):
+    payload = payload or JoinIn()
+    limits.check_rate("join", request.auth)
+    services.match_join(match_id=match_id, user=request.auth, colour=payload.colour, invite_code=payload.invite)
+    return match_summary(selectors.match_get(match_id=match_id), request.auth)
 
 
-@endpoint(["POST"])
-def start(request, body, match_id):
-    services.match_start(match_id=match_id, user=request.api_user)
-    return JsonResponse(match_summary(selectors.match_get(match_id=match_id), request.api_user))
+@api.post("/matches/{int:match_id}/start", response=answers(200, MatchOut), summary="Start a full match (creator)")
+def start(request, match_id: MatchId, payload: Nothing | None = None):
+    services.match_start(match_id=match_id, user=request.auth)
+    return match_summary(selectors.match_get(match_id=match_id), request.auth)
 
 
-@endpoint(["GET"])
-def match(request, body, match_id):
-    match = selectors.match_for_viewer(match_id=match_id, user=request.api_user)
-    seat = selectors.seat_of(match, request.api_user)
-    data = match_summary(match, request.api_user)
+@api.get("/matches/{int:match_id}", response=answers(200, MatchViewOut), summary="A match as I may see it")
+def match(request, match_id: MatchId):
+    match = selectors.match_for_viewer(match_id=match_id, user=request.auth)
+    seat = selectors.seat_of(match, request.auth)
+    data = match_summary(match, request.auth)
     data["view"] = selectors.viewer_state(match, seat.number if seat else None)
-    return JsonResponse(data)
+    return data
 
 
-@endpoint(["GET", "POST"])
-def actions(request, body, match_id):
-    if request.method == "POST":
-        action = body.get("action")
-        if "version" not in body:
-            raise BadRequest(_("Send the version you acted on as \"version\"."))
-        # The match as the move left it; the mover has a seat, so it may see it.
-        match = services.action_apply(match_id=match_id, user=request.api_user, action=action,
-                                      expected_version=body.get("version"))
-    else:
-        match = selectors.match_for_viewer(match_id=match_id, user=request.api_user)
-    seat = selectors.seat_of(match, request.api_user)
+def _legal(match, user) -> dict:
+    seat = selectors.seat_of(match, user)
     if seat is None:
         raise NotAllowed(_("You have no seat in this match."))
-    engine = get_engine(match.game)
     my_turn = match.status == "running" and seat.number in match.turn_seats
-    return JsonResponse({"version": match.version, "my_turn": my_turn,
-                         "actions": engine.legal_actions(match.state, seat.number) if my_turn else []},
-                        status=201 if request.method == "POST" else 200)
+    return {"version": match.version, "my_turn": my_turn,
+            "actions": get_engine(match.game).legal_actions(match.state, seat.number) if my_turn else []}
 
 
-@endpoint(["GET"], auth=False)
-def public_log(request, body, match_id):
-    match = selectors.match_for_viewer(match_id=match_id, user=request.api_user)
-    seat = selectors.seat_of(match, request.api_user)
-    return JsonResponse({"version": match.version, "log": selectors.public_log(match, seat.number if seat else None)})
+@api.get("/matches/{int:match_id}/actions", response=answers(200, ActionsOut), summary="My legal actions now")
+def legal_actions(request, match_id: MatchId):
+    return _legal(selectors.match_for_viewer(match_id=match_id, user=request.auth), request.auth)
 
 
-@endpoint(["GET"], auth=False)
-def replay(request, body, match_id):
-    match = selectors.match_for_viewer(match_id=match_id, user=request.api_user)
+@api.post("/matches/{int:match_id}/actions", response=answers(201, ActionsOut),
+          summary="Submit an action on the version I saw")
+def act(request, match_id: MatchId, payload: ActionIn):
+    # The match as the move left it; the mover has a seat, so it may see it.
+    match = services.action_apply(match_id=match_id, user=request.auth, action=payload.action,
+                                  expected_version=payload.version)
+    return Status(201, _legal(match, request.auth))
+
+
+@api.get("/matches/{int:match_id}/log", response=answers(200, LogOut), auth=None, openapi_extra=PUBLIC,
+         summary="The public log")
+def public_log(request, match_id: MatchId):
+    user = token_user(request)
+    match = selectors.match_for_viewer(match_id=match_id, user=user)
+    seat = selectors.seat_of(match, user)
+    return {"version": match.version, "log": selectors.public_log(match, seat.number if seat else None)}
+
+
+@api.get("/matches/{int:match_id}/replay", response=answers(200, ReplayOut), auth=None, openapi_extra=PUBLIC,
+         summary="After the end: seed and full log")
+def replay(request, match_id: MatchId):
+    match = selectors.match_for_viewer(match_id=match_id, user=token_user(request))
     if not match.is_over or not match.seed:
         raise NotAllowed(_("The seed and the full log are published when the match ends."))
     log = [{"seq": r.seq, "seat": r.seat, "kind": r.kind, "action": r.action, "events": r.events}
            for r in match.log.order_by("seq")]
-    return JsonResponse({"game": match.game, "rules_version": match.rules_version, "seats": match.seats_count,
-                         "options": match.options, "seed": match.seed, "seed_hash": match.seed_hash,
-                         "log": log, "final_state": match.state})
-
-
-@endpoint(["GET"], auth=False)
-def openapi(request, body):
-    from games.openapi import SCHEMA
-
-    return JsonResponse(SCHEMA)
+    return {"game": match.game, "rules_version": match.rules_version, "seats": match.seats_count,
+            "options": match.options, "seed": match.seed, "seed_hash": match.seed_hash,
+            "log": log, "final_state": match.state}

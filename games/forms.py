@@ -4,6 +4,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext as _, gettext_lazy
 
+from accounts.validators import no_control_characters
 from games.engines import ENGINES, IllegalAction
 from games.limits import ROUNDS_OPTION
 
@@ -32,7 +33,8 @@ class MatchForm(forms.Form):
     """The settings every game shares; a game's own options come from engine.options()."""
 
     game = forms.ChoiceField(choices=game_choices, label=gettext_lazy("Game"))
-    title = forms.CharField(max_length=80, required=False, label=gettext_lazy("Title"))
+    title = forms.CharField(max_length=80, required=False, label=gettext_lazy("Title"),
+                            validators=[no_control_characters])
     seats = forms.IntegerField(min_value=2, max_value=8, initial=2, label=gettext_lazy("Seats"))
     turn_hours = forms.IntegerField(min_value=1, max_value=14 * 24, initial=24, label=gettext_lazy("Hours per turn"),
                                     help_text=gettext_lazy("From 1 hour to 14 days (336 hours)."))

@@ -9,10 +9,12 @@ from django.utils.translation import gettext as _
 from games import limits, live
 from games.bots import bot_user
 from games.engines import IllegalAction, get_engine
+from games.engines import actions as declared_actions
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed
 from games.models import ActionLog, ChatMessage, Match, Seat
 from games.selectors import can_chat, seat_names
+from games.validation import refuse_control_characters
 
 EXPORT_FORMAT = "tradewinds-match/1"
 MAX_IMPORT_ACTIONS = 100_000
@@ -26,6 +28,7 @@ def chat_post(*, match: Match, user, text: str) -> ChatMessage:
         raise BadRequest(_("Write something first."))
     if len(text) > 500:
         raise BadRequest(_("A message is at most 500 characters."))
+    refuse_control_characters(text)
     message = ChatMessage.objects.create(match=match, user=user, text=text)
     match_id = match.pk
     transaction.on_commit(lambda: live.broadcast_chat(match_id))
@@ -82,6 +85,10 @@ def match_import(*, data, user, is_public: bool = False) -> Match:
         for number, row in enumerate(actions, 1):
             if not isinstance(row, dict) or row.get("kind") not in ActionLog.ENGINE_KINDS:
                 raise BadRequest(_("Action %(number)s is malformed.") % {"number": number})
+            # Only what the engine reads is kept, as for a move made here.
+            why = declared_actions.action_problem(engine, row.get("action"))
+            if why:
+                raise BadRequest(_("Action %(number)s is malformed.") % {"number": number} + f" ({why})")
             state, events = engine.apply(state, row.get("seat"), row.get("action"))
             state = json.loads(json.dumps(state))
             happened.append(json.loads(json.dumps(events)))

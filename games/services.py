@@ -13,9 +13,11 @@ from django.utils.translation import gettext as _, ngettext
 from accounts.models import Vacation, active_vacation, vacation_days_left  # noqa: F401 (re-exported)
 from games import bots, limits, projections
 from games.engines import IllegalAction, get_engine
+from games.engines import actions as declared_actions
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed, NotFound, StaleVersion
 from games.models import ActionLog, Match, Seat
+from games.validation import refuse_control_characters
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +82,7 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
                  rated: bool = True, allow_vacation: bool = True, bots_cover_absence: bool = False,
                  bot_seats: int = 0) -> Match:
     engine = _engine(game)
+    refuse_control_characters(title)  # titles go into e-mail subjects and every page
     try:
         seats = int(seats)
     except (TypeError, ValueError):
@@ -276,16 +279,17 @@ def action_apply(*, match_id, user, action, expected_version=None) -> Match:
         if match.status != Match.RUNNING:
             raise BadRequest(_("The match is not running."))
         if expected_version is not None:
-            try:
+            if isinstance(expected_version, str) and expected_version.strip().isdigit():
                 expected_version = int(expected_version)
-            except (TypeError, ValueError):
-                raise BadRequest(_("The version must be a whole number.")) from None
+            if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+                raise BadRequest(_("The version must be a whole number."))
             if expected_version != match.version:
                 raise StaleVersion(_("The game has moved on since you loaded it; here is the current state."),
                                    version=match.version)
         engine = _engine(match.game)
         if seat.number not in engine.to_act(match.state):
             raise BadRequest(_("It is not your turn."))
+        action = _as_understood(engine, match.state, seat.number, action)
         now = timezone.now()
         try:
             _step(match, engine, seat.number, action, kind=ActionLog.PLAYER, actor=user)
@@ -296,6 +300,18 @@ def action_apply(*, match_id, user, action, expected_version=None) -> Match:
             seat.save(update_fields=["consecutive_timeouts", "is_absent"])
         _settle(match, engine, now)
     return match
+
+
+def _as_understood(engine, state, seat: int, action: dict) -> dict:
+    """The action as the engine understands it (games/engines/actions.py): what is applied and
+    logged, so keys the engine ignores never reach the permanent, public log."""
+    why = declared_actions.action_problem(engine, action)
+    if why is None:
+        kept = declared_actions.understood(engine, action, lambda: engine.legal_actions(state, seat))
+        why = declared_actions.derived_mismatch(engine, action, kept)
+    if why is not None:
+        raise BadRequest(_("The action does not fit the game: %(reason)s.") % {"reason": why})
+    return kept
 
 
 def system_action_apply(*, match_id) -> bool:

@@ -1,5 +1,3 @@
-import json
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -15,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import limits, panels, selectors, services
+from games import limits, panels, selectors, services, validation
 from games.engines import ENGINES, IllegalAction, get_engine
 from games.engines.dice import seed_hash
 from games.errors import ServiceError
@@ -166,8 +164,8 @@ def parse_action(post) -> dict:
     """An action from a form: the JSON in `action`, with fields named `a.key` (or `a.key.sub`)
     filled in; values that read as JSON (numbers, lists) are taken as such."""
     try:
-        action = json.loads(post.get("action") or "{}")
-    except json.JSONDecodeError:
+        action = validation.loads(post.get("action") or "{}")
+    except ValueError:  # the site-wide rule's refusals (too deep, not finite) say why themselves
         raise services.BadRequest(_("The action is not valid JSON.")) from None
     if not isinstance(action, dict):
         raise services.BadRequest(_("An action is a JSON object with a \"type\"."))
@@ -176,6 +174,8 @@ def parse_action(post) -> dict:
             continue
         values = [_field_value(v) for v in post.getlist(key) if v != ""]
         path = key[2:].split(".")
+        if len(path) > 4:
+            raise services.BadRequest(_("Field %(field)s does not fit the action.") % {"field": key[:40]})
         target = action
         for part in path[:-1]:
             target = target.setdefault(part, {})
@@ -190,9 +190,9 @@ def parse_action(post) -> dict:
 
 def _field_value(raw: str):
     try:
-        return json.loads(raw)
-    except json.JSONDecodeError:
-        return raw
+        return validation.loads(raw)
+    except ValueError:  # plain text; a refusal by the site-wide rule is a ServiceError, raised
+        return validation.refuse_control_characters(raw)
 
 
 @login_required
@@ -332,13 +332,13 @@ def match_export(request, match_id):
 
 
 class _ImportSizeHandler(FileUploadHandler):
-    """Counts an import's bytes as they arrive and stops the upload past MAX_IMPORT_BYTES:
+    """Counts an import's bytes as they arrive and stops the upload past IMPORT_MAX_BYTES:
     a huge file is never read whole, into memory or onto disk."""
 
     too_big = False
 
     def receive_data_chunk(self, raw_data, start):
-        if start + len(raw_data) > settings.MAX_IMPORT_BYTES:
+        if start + len(raw_data) > settings.IMPORT_MAX_BYTES:
             self.too_big = True
             raise StopUpload(connection_reset=True)
         return raw_data
@@ -358,7 +358,7 @@ def match_import(request):
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             length = 0
-        if length > settings.MAX_IMPORT_BYTES + 64 * 1024:  # the file plus the form's few fields
+        if length > settings.IMPORT_MAX_BYTES + 64 * 1024:  # the file plus the form's few fields
             return _import_page(request, _too_big(), status=413)
         request.upload_handlers.insert(0, size)
     return _match_import(request, size)
@@ -366,7 +366,7 @@ def match_import(request):
 
 def _too_big():
     return _("The file is too large: an export is at most %(size)s.") % {
-        "size": filesizeformat(settings.MAX_IMPORT_BYTES)}
+        "size": filesizeformat(settings.IMPORT_MAX_BYTES)}
 
 
 def _import_page(request, error, status=None):
@@ -385,9 +385,11 @@ def _match_import(request, size):
         try:
             limits.check_rate("import", request.user)
             raw = upload.read() if upload else request.POST.get("data", "").encode()
-            data = json.loads(raw or b"null")
+            data = validation.loads(raw or b"null")
             match = import_match(data=data, user=request.user, is_public=bool(request.POST.get("public")))
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except validation.Refused as exc:
+            error, status = exc.message, exc.status
+        except ValueError:
             error = _("That is not a JSON file.")
         except ServiceError as exc:
             error, status = exc.message, exc.status
@@ -434,7 +436,7 @@ def vacation(request):
         else:
             away = services.vacation_start(user=request.user, days=request.POST.get("days"))
             messages.success(request, _("Enjoy your vacation. Your turns wait until %(until)s.")
-                             % {"until": date_format(away.ends_at, "d M Y H:i")})
-    except ServiceError as exc:
-        messages.error(request, exc.message)
+                             % {"until": date_format(away.ends_at, "d M Y H:i T")})
+    except ServiceError as exc:  # refused: the reason, and a 4xx that says nothing was kept
+        return _error_page(request, exc)
     return redirect("profile")

@@ -306,7 +306,7 @@ def test_a_huge_import_is_refused_before_it_is_read(race_match, player, opponent
     """Issue 19.5: a 150 MiB upload was read whole into memory before its 400."""
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    settings.MAX_IMPORT_BYTES = 10_000
+    settings.IMPORT_MAX_BYTES = 10_000
     client = client_for(outsider)
     # Past the bound by its length: refused from the headers, the body never parsed.
     huge = SimpleUploadedFile("m.json", b" " * 200_000, content_type="application/json")

@@ -1,0 +1,133 @@
+"""One rule for everything a visitor sends, whichever way it comes in (the API, the pages'
+forms, an imported match, the chat, the profile): no control characters in text, no JSON
+nested deeper than a small bound, no number that is not finite, no body larger than a set
+limit. Each refusal says why, so a client can correct itself."""
+import json
+import math
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _, gettext_lazy
+
+from accounts.validators import control_character_message
+from games.errors import BadRequest
+
+MAX_JSON_DEPTH = 32
+MAX_JSON_INTEGER_DIGITS = 19  # within a signed 64-bit integer, what the database stores
+
+
+class Refused(BadRequest):
+    """Input refused by the site-wide rule, before any service looks at it."""
+
+
+def refuse_control_characters(text: str, *, multiline: bool = False) -> str:
+    """The text, or Refused if it holds a control character (multiline text may hold \\n and \\t)."""
+    message = control_character_message(text, multiline=multiline)
+    if message:
+        raise Refused(message)
+    return text
+
+
+# --- JSON -------------------------------------------------------------------------------
+
+def _depth_at_most(raw: str, limit: int) -> bool:
+    """Whether brackets outside strings nest no deeper than limit, without parsing (the parser
+    itself would recurse once per level and overflow the stack long before 100,000)."""
+    if raw.count("[") + raw.count("{") <= limit:
+        return True
+    depth = 0
+    in_string = escaped = False
+    for char in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return False
+        elif char in "]}":
+            depth -= 1
+    return True
+
+
+def _constant(name: str):
+    raise Refused(_("Numbers must be finite: %(value)s is not allowed.") % {"value": name})
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise Refused(_("Numbers must be finite: %(value)s is too large.") % {"value": text[:40]})
+    return value
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_INTEGER_DIGITS:
+        raise Refused(_("The number %(value)s… is too large.") % {"value": text[:20]})
+    return int(text)
+
+
+def _check_strings(value, depth=0) -> None:
+    if isinstance(value, str):
+        message = control_character_message(value)
+        if message:
+            raise Refused(message)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_strings(key)
+            _check_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_strings(item)
+
+
+def loads(raw: bytes | str):
+    """Parse JSON under the site's rule. Refused (a 400 with its reason) for JSON too deep,
+    a number that is not finite or too large, or text with a control character;
+    ValueError for what is not JSON at all."""
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8")  # UnicodeDecodeError is a ValueError
+    if not _depth_at_most(raw, MAX_JSON_DEPTH):
+        raise Refused(_("The JSON is nested too deeply (at most %(depth)s levels).") % {"depth": MAX_JSON_DEPTH})
+    value = json.loads(raw, parse_constant=_constant, parse_float=_float, parse_int=_int)
+    _check_strings(value)
+    return value
+
+
+# --- Bodies -----------------------------------------------------------------------------
+
+TOO_LARGE = gettext_lazy("The request is too large: at most %(limit)s bytes are accepted here.")
+
+
+def body_limit(path: str) -> int:
+    if path.rstrip("/").endswith("/matches/import"):
+        return settings.IMPORT_MAX_BYTES
+    return settings.REQUEST_MAX_BYTES
+
+
+class BodyLimitMiddleware:
+    """Refuses a body over the limit from its Content-Length, before anything reads it: 413,
+    in JSON for the API and as a short page for the forms."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        limit = body_limit(request.path)
+        if length > limit:
+            message = str(TOO_LARGE) % {"limit": limit}
+            if request.path.startswith("/api/"):
+                return JsonResponse({"error": message}, status=413)
+            return render(request, "games/error.html", {"message": message}, status=413)
+        return self.get_response(request)
