@@ -16,9 +16,9 @@ from django.db import close_old_connections, transaction
 log = logging.getLogger(__name__)
 
 
-def queue(name: str, *args) -> None:
+def queue(name: str, *args) -> bool:
     """Queue the task called `name`; if the broker is away, the periodic sweep finds the work
-    later (a due match, a match awaiting the system, an undone Job row)."""
+    later (a due match, a match awaiting the system, an undone Job row). False if it could not."""
     try:
         if settings.JOBS_IN_PROCESS:
             _task(name).apply(args=args)
@@ -26,8 +26,12 @@ def queue(name: str, *args) -> None:
             from config.celery import app
 
             app.send_task(name, args=args)
-    except Exception:
-        log.warning("could not queue %s%s; the sweep will catch it", name, args, exc_info=True)
+    except Exception as exc:
+        # A broker outage fails every queueing: one line each, the traceback only when debugging.
+        log.warning("could not queue %s%s (%s); the sweep will catch it", name, args, exc)
+        log.debug("could not queue %s%s", name, args, exc_info=True)
+        return False
+    return True
 
 
 def queue_on_commit(name: str, *args) -> None:

@@ -18,9 +18,9 @@ SWEEP_BATCH = 500
 JOB_LISTENERS = {Job.MATCH_CHANGED: "MATCH_CHANGED_LISTENERS", Job.MATCH_FINISHED: "MATCH_FINISHED_LISTENERS"}
 
 
-def queue(task, *args) -> None:
+def queue(task, *args) -> bool:
     """Queue a job; if the broker is away, the periodic sweep will find the work later."""
-    jobs.queue(task.name, *args)
+    return jobs.queue(task.name, *args)
 
 
 @shared_task(acks_late=True)
@@ -87,12 +87,17 @@ def undone_job_ids(now=None, limit=SWEEP_BATCH) -> list:
 
 @shared_task
 def sweep_due_matches():
+    """Queue the due matches' jobs (they may run side by side), and run the undone Job rows here:
+    queueing those again every sweep would pile up copies behind a backlog after an outage."""
     due, system = due_match_ids()
-    for match_id in system:
-        queue(apply_system_action, match_id)
-    for match_id in due:
-        queue(apply_deadline, match_id)
-    undone = undone_job_ids()
-    for job_id in undone:
-        queue(run_job, job_id)
-    return len(due) + len(system) + len(undone)
+    work = [(apply_system_action, m) for m in system] + [(apply_deadline, m) for m in due]
+    for task, match_id in work:
+        if not queue(task, match_id):
+            break  # the broker is away: the next sweep finds all of it again
+    done = 0
+    for job_id in undone_job_ids():
+        try:
+            done += run_job(job_id)
+        except Exception:
+            log.exception("job %s failed; the next sweep tries it again", job_id)
+    return len(work) + done
