@@ -84,3 +84,52 @@ def test_the_admin_shows_a_running_matchs_seed_only_as_its_hash(race_match, staf
     services.match_finish(match_id=race_match.pk, reason="ended by an admin")
     page = client.get(url).content.decode()
     assert race_match.seed in page  # over: anyone may check the dice now
+
+
+@pytest.mark.parametrize("origin,host,scheme,accepted", [
+    ("http://127.0.0.1:8000", "127.0.0.1:8000", "ws", True),
+    ("http://localhost", "localhost", "ws", True),
+    ("http://localhost:80", "localhost", "ws", True),           # the default port, said or not
+    ("http://localhost:9999", "localhost:8000", "ws", False),   # another port on the same host
+    ("https://localhost:8000", "localhost:8000", "ws", False),  # another scheme
+    ("http://localhost:8000", "localhost:8000", "wss", False),  # a page over http, a socket over TLS
+    ("https://localhost", "localhost", "wss", True),
+    ("http://evil.example:8000", "localhost:8000", "ws", False),
+    ("http://evil.example", "evil.example", "ws", False),        # not an allowed host
+    ("null", "localhost:8000", "ws", False),
+    (None, "localhost:8000", "ws", False),
+])
+def test_the_socket_origin_must_match_scheme_host_and_port(origin, host, scheme, accepted):
+    """Issue 14, item 5."""
+    from config.origin import origin_allowed
+
+    headers = [(b"host", host.encode())] + ([(b"origin", origin.encode())] if origin else [])
+    assert origin_allowed({"type": "websocket", "scheme": scheme, "headers": headers}) is accepted
+
+
+def test_a_trusted_origin_is_accepted_with_its_own_port(settings):
+    from config.origin import origin_allowed
+
+    settings.CSRF_TRUSTED_ORIGINS = ["https://play.example:8443"]
+    scope = {"type": "websocket", "scheme": "ws", "headers": [(b"host", b"internal:8000")]}
+    assert origin_allowed({**scope, "headers": scope["headers"] + [(b"origin", b"https://play.example:8443")]})
+    assert not origin_allowed({**scope, "headers": scope["headers"] + [(b"origin", b"https://play.example")]})
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_from_another_port_is_refused_and_one_from_the_site_accepted():
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    anna, bo = await sync_to_async(make_user)("anna"), await sync_to_async(make_user)("bo")
+    match = await sync_to_async(services.match_create)(creator=anna, game="race", seats=2)
+    await sync_to_async(services.match_join)(match_id=match.pk, user=bo)
+    for origin, expected in ((b"http://localhost:9999", False), (b"http://localhost:8000", True)):
+        socket_ = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/",
+                                        headers=[(b"origin", origin), (b"host", b"localhost:8000")])
+        connected, _ = await socket_.connect(timeout=5)
+        assert connected is expected, origin
+        await socket_.disconnect()
