@@ -1,4 +1,5 @@
-"""Issue 14, item 8: Daphne stops within seconds of SIGTERM, with a socket open and Redis gone."""
+"""Issue 14, item 8: Daphne (manage.py serve) stops within seconds of SIGTERM, with a socket open
+and Redis gone."""
 import os
 import signal
 import socket
@@ -29,7 +30,9 @@ def _serve(env, port):
     raise RuntimeError("the server did not start")
 
 
-def test_daphne_stops_within_seconds_of_sigterm_with_a_socket_open_and_redis_gone(redis_server):
+@pytest.mark.parametrize("redis_fault", ["stopped", "frozen"])
+def test_daphne_stops_within_seconds_of_sigterm_with_a_socket_open_and_redis_gone(redis_server, redis_fault):
+    """Stopped: connections are refused; frozen (SIGSTOP): they hang, as behind a lost network."""
     anna = make_user("anna")
     match = services.match_create(creator=anna, game="fuldrigger", seats=2, bot_seats=1)
     cookie = client_for(anna).cookies["sessionid"].value
@@ -40,7 +43,10 @@ def test_daphne_stops_within_seconds_of_sigterm_with_a_socket_open_and_redis_gon
         with connect(f"ws://127.0.0.1:{port}/ws/matches/{match.pk}/", open_timeout=10,
                      additional_headers={"Origin": f"http://127.0.0.1:{port}", "Cookie": f"sessionid={cookie}"}) as ws:
             assert 'data-version="' in ws.recv(timeout=10)  # the live part: the socket works
-            redis_server.stop()  # the channel layer's connection is now broken
+            if redis_fault == "stopped":
+                redis_server.stop()
+            else:
+                os.kill(redis_server.process.pid, signal.SIGSTOP)
             time.sleep(1)
             stopping = time.monotonic()
             server.send_signal(signal.SIGTERM)
