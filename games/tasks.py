@@ -26,8 +26,9 @@ def queue(task, *args) -> bool:
 @shared_task(acks_late=True)
 def run_job(job_id):
     """Run a recorded job's listeners and delete it, in one transaction with the row locked: a
-    second run (a redelivered message, the sweep) waits for the first and then finds nothing,
-    and a run that fails leaves the row for the sweep. Each listener is idempotent as well."""
+    second run (a redelivered message, the sweep) skips the row while the first holds it and
+    finds nothing after, and a run that fails leaves the row for the sweep. Each listener is
+    idempotent as well (notifications are keyed), for a run that dies after sending."""
     with transaction.atomic():
         job = Job.objects.select_for_update(skip_locked=True).filter(pk=job_id).first()
         if job is None:
