@@ -18,14 +18,17 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # With REDIS_URL set, a Celery worker with beat runs beside Daphne; without it, the jobs run
-# inside the web process. Either way deadlines and chance cards happen on time.
+# inside the web process. Either way deadlines and chance cards happen on time. A worker that
+# dies is started again.
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py demo_users
 	@trap 'kill 0' INT TERM EXIT; \
-	if [ -n "$$REDIS_URL" ]; then $(VENV)/bin/celery -A config worker --beat --loglevel=warning --concurrency=2 -Q celery & \
-	  $(WEBHOOK_WORKER) --loglevel=warning & fi; \
+	if [ -n "$$REDIS_URL" ]; then while :; do $(VENV)/bin/celery -A config worker --beat --loglevel=warning --concurrency=2 -Q celery; \
+	  echo "the worker stopped (exit $$?); starting it again in 2 s" >&2; sleep 2; done & \
+	  while :; do $(WEBHOOK_WORKER) --loglevel=warning; \
+	  echo "the webhook worker stopped (exit $$?); starting it again in 2 s" >&2; sleep 2; done & fi; \
 	$(PY) manage.py serve --bind $(HOST) --port $(PORT)
 
 # Webhook deliveries have a queue and a worker of their own (threads: they mostly wait on the

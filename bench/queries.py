@@ -38,12 +38,12 @@ def _sql(ctx) -> list[str]:
 
 
 def measure() -> list[Figure]:
-    from games import tasks
+    from games import jobs
 
     users = make_users("q", PLAYERS)
     # Chance cards are applied here, one step at a time, not by the on_commit job.
-    real_queue = tasks.queue
-    tasks.queue = lambda task, *args: None
+    real_queue = jobs.queue
+    jobs.queue = lambda name, *args: None
     try:
         for attempt in range(3):
             try:
@@ -53,7 +53,7 @@ def measure() -> list[Figure]:
                 if attempt == 2:
                     raise
     finally:
-        tasks.queue = real_queue
+        jobs.queue = real_queue
 
     near, far = points[1], points[FAR]
     figures = []

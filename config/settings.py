@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
     "games.middleware.DatabaseUnavailableMiddleware",
 ]
 
@@ -155,7 +156,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 SWEEP_SECONDS = float(env("SWEEP_SECONDS", "5"))
 CELERY_BEAT_SCHEDULE = {
-    "deadline-sweep": {"task": "games.tasks.sweep_due_matches", "schedule": SWEEP_SECONDS},
+    "deadline-sweep": {"task": "games.tasks.sweep_due_matches", "schedule": SWEEP_SECONDS,
+                       "options": {"expires": SWEEP_SECONDS}},  # sweeps held up in a backlog are dropped
     "notifications-sweep": {"task": "notifications.tasks.sweep_notifications", "schedule": 60.0},
 }
 CELERY_TIMEZONE = "UTC"
@@ -290,4 +292,36 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
     # The sweep runs every few seconds: only its problems are worth a line.
     "loggers": {"django.request": {"level": "ERROR"}, "celery.app.trace": {"level": "WARNING"}},
+}
+
+# The worker outlives a broker outage (issue 14): it retries the connection for ever, and a
+# late-acknowledged job still running when the connection goes is cancelled rather than left to
+# acknowledge on the dead channel, which crashed the worker (AttributeError "'NoneType' object has
+# no attribute 'hostname'", celery#8030/kombu#2007). The message comes back to be run again;
+# every job is safe to run twice.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 5, "socket_timeout": 30,
+                                   "health_check_interval": 25, "retry_on_timeout": True}
+
+# Content-Security-Policy on every response (django-csp): scripts only from this site (htmx via
+# django-htmx's {% htmx_script %} and static/js), no inline script, style or handler; sockets
+# back to this site only. htmx's own indicator <style> is switched off in base.html's htmx-config.
+from csp.constants import NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
 }

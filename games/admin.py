@@ -1,5 +1,7 @@
 """Admin game management: browse and filter matches, seats and the log; pause, resume, extend,
 end now, abort and hand a seat over. Every action goes through the services and into the log."""
+import json
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
@@ -100,10 +102,10 @@ class MatchAdmin(admin.ModelAdmin):
     search_fields = ("id", "title", "seats__user__username", "creator__username")
     date_hierarchy = "created_at"
     inlines = [SeatInline]
-    readonly_fields = ("game", "rules_version", "options", "state", "version", "seed_hash", "turn_seats",
+    readonly_fields = ("game", "rules_version", "options", "state_shown", "version", "seed_hash", "turn_seats",
                        "turn_started_at", "turn_deadline", "next_due_at", "needs_system", "standings",
                        "finish_reason", "created_at", "started_at", "finished_at", "status", "manage_link")
-    exclude = ("seed",)
+    exclude = ("seed", "state")  # the state is shown by state_shown, its seed hidden
     actions = [_bulk(services.match_pause, gettext_lazy("Pause")),
                _bulk(services.match_resume, gettext_lazy("Resume")),
                _bulk(_end_now, gettext_lazy("End now with current standings"), confirm=True),
@@ -111,6 +113,17 @@ class MatchAdmin(admin.ModelAdmin):
 
     def get_urls(self):
         return [path("<int:match_id>/manage/", self.admin_site.admin_view(self.manage), name="games_match_manage")] + super().get_urls()
+
+    @admin.display(description=gettext_lazy("State"))
+    def state_shown(self, obj):
+        """The state with its secret seed replaced by the seed's hash until the match is over,
+        as everyone sees it: an admin who also plays must not be able to work out the dice."""
+        if not isinstance(obj.state, dict):
+            return "—"
+        state = dict(obj.state)
+        if "seed" in state and not obj.is_over:
+            state["seed"] = f"sha256:{obj.seed_hash}"
+        return format_html("<pre>{}</pre>", json.dumps(state, indent=1, sort_keys=True, ensure_ascii=False))
 
     @admin.display(description=gettext_lazy("Manage"))
     def manage_link(self, obj):

@@ -1,13 +1,50 @@
-"""Without Redis the site runs its jobs itself: a thread sweeps for due matches on a timer."""
+"""Queueing the background jobs, and running them without Redis: then the site runs them
+itself, with a thread that sweeps for due work on a timer.
+
+The services record what must follow a change in the change's own transaction (the match's
+next_due_at and needs_system, and Job rows for its listeners) and queue a job by its task's
+name only after the commit: the broker carries a nudge, never the only copy of the work. So
+the services depend on this module and the tasks on the services, never the other way."""
 import logging
 import importlib
 import threading
 import time
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 
 log = logging.getLogger(__name__)
+
+
+def queue(name: str, *args) -> bool:
+    """Queue the task called `name`; if the broker is away, the periodic sweep finds the work
+    later (a due match, a match awaiting the system, an undone Job row). False if it could not."""
+    try:
+        if settings.JOBS_IN_PROCESS:
+            _task(name).apply(args=args)
+        else:
+            from config.celery import app
+
+            app.send_task(name, args=args)
+    except Exception as exc:
+        # A broker outage fails every queueing: one line each, the traceback only when debugging.
+        log.warning("could not queue %s%s (%s); the sweep will catch it", name, args, exc)
+        log.debug("could not queue %s%s", name, args, exc_info=True)
+        return False
+    return True
+
+
+def queue_on_commit(name: str, *args) -> None:
+    transaction.on_commit(lambda: queue(name, *args))
+
+
+def record(match, kind: str, **args) -> None:
+    """Write a job for the match's listeners in the current transaction; nudge the worker once
+    it is committed."""
+    from games.models import Job
+
+    job = Job.objects.create(match=match, kind=kind, args=args)
+    queue_on_commit("games.tasks.run_job", job.pk)
 
 
 def run_sweeper(stop: threading.Event, interval: float | None = None) -> None:

@@ -210,3 +210,26 @@ class ChatMessage(models.Model):
 
     def __str__(self):
         return f"{self.user}: {self.text[:40]}"
+
+
+class Job(models.Model):
+    """Work that must follow a committed change of a match (its listeners: notifications,
+    ratings), written in the same transaction as the change. The broker only carries a nudge:
+    if it is away the row stays, and the sweep runs it later. Done jobs are deleted, so a job
+    that runs twice finds nothing the second time."""
+
+    MATCH_CHANGED, MATCH_FINISHED = "match_changed", "match_finished"
+    KINDS = [(MATCH_CHANGED, _("match changed")), (MATCH_FINISHED, _("match finished"))]
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="jobs", verbose_name=_("match"))
+    kind = models.CharField(_("kind"), max_length=20, choices=KINDS)
+    args = models.JSONField(_("arguments"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("job")
+        verbose_name_plural = _("jobs")
+        ordering = ["created_at", "id"]
+
+    def __str__(self):
+        return f"{self.kind} {self.match_id} {self.args}"

@@ -120,11 +120,13 @@ def describe(engine, event: dict, names: list[str]) -> str:
 
 
 def public_log(match: Match, seat_number=None) -> list[dict]:
-    """The whole log as JSON for this seat: private events removed, and the action itself
-    hidden where what it caused was private to others."""
+    """The whole log as JSON for this seat: private events removed, rows whose events were all
+    private to others left out, and the action itself hidden where part of what it caused was."""
     out = []
     for row in match.log.order_by("seq"):
         events = [e for e in row.events if event_visible(e, seat_number)]
+        if row.events and not events:
+            continue  # wholly private to others (an offer between two players): not even a row
         hidden = len(events) < len(row.events)
         out.append({"seq": row.seq, "seat": row.seat, "kind": row.kind, "at": row.created_at.isoformat(),
                     "action": {"type": "hidden"} if hidden else row.action, "events": events})

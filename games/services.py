@@ -11,12 +11,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import Vacation, active_vacation, vacation_days_left  # noqa: F401 (re-exported)
-from games import bots, limits, projections
+from games import bots, jobs, limits, projections
 from games.engines import IllegalAction, get_engine
 from games.engines import actions as declared_actions
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed, NotFound, StaleVersion
-from games.models import ActionLog, Match, Seat
+from games.models import ActionLog, Job, Match, Seat
 from games.validation import refuse_control_characters
 
 log = logging.getLogger(__name__)
@@ -54,19 +54,19 @@ def _announce(match: Match) -> None:
 
 
 def _after_commit(match: Match) -> None:
-    """Tell the browsers and queue the system's own move once the change is durable."""
-    from games import tasks
-
+    """Tell the browsers and queue the system's own move once the change is durable. What must
+    follow is in this transaction already (needs_system and next_due_at on the match, a Job row
+    for the listeners): the queued jobs only make it happen at once, the sweep if they are lost."""
     _announce(match)
     match_id, needs_system = match.pk, match.needs_system
     if needs_system:
-        transaction.on_commit(lambda: tasks.queue(tasks.apply_system_action, match_id))
+        jobs.queue_on_commit("games.tasks.apply_system_action", match_id)
     if match.status == Match.RUNNING and match.turn_seats and _bot_to_act(match):
-        transaction.on_commit(lambda: tasks.queue(tasks.apply_deadline, match_id))
+        jobs.queue_on_commit("games.tasks.apply_deadline", match_id)
     first, last = getattr(match, "seq_at_lock", 0) + 1, match.version
     owner = getattr(match, "turn_passed_to", None)
     if settings.MATCH_CHANGED_LISTENERS and (last >= first or owner is not None):
-        transaction.on_commit(lambda: tasks.queue(tasks.after_match_changed, match_id, first, last, owner))
+        jobs.record(match, Job.MATCH_CHANGED, first_seq=first, last_seq=last, turn_passed_to=owner)
 
 
 def _bot_to_act(match: Match) -> bool:
@@ -537,10 +537,8 @@ def _finish(match: Match, engine, reason: str, now) -> None:
     _append(match, seat=None, kind=ActionLog.RECORD, actor=None,
             action={"type": "match_finished", "reason": reason},
             events=[{"type": "match_finished", "reason": reason}])
-    from games import tasks
-
-    match_id = match.pk
-    transaction.on_commit(lambda: tasks.queue(tasks.after_match_finished, match_id))
+    if settings.MATCH_FINISHED_LISTENERS:
+        jobs.record(match, Job.MATCH_FINISHED)
 
 
 def match_finish(*, match_id, reason: str, actor=None) -> Match:

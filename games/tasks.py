@@ -1,27 +1,42 @@
 """Background jobs. Each fetches by id and calls a service; each is safe to run twice."""
 import logging
+from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
-from games import services
-from games.models import Match
+from games import jobs, services
+from games.models import Job, Match
 
 log = logging.getLogger(__name__)
 
 SWEEP_BATCH = 500
+# Which listeners a Job row of each kind is for (settings, by dotted path).
+JOB_LISTENERS = {Job.MATCH_CHANGED: "MATCH_CHANGED_LISTENERS", Job.MATCH_FINISHED: "MATCH_FINISHED_LISTENERS"}
 
 
-def queue(task, *args) -> None:
+def queue(task, *args) -> bool:
     """Queue a job; if the broker is away, the periodic sweep will find the work later."""
-    try:
-        if settings.JOBS_IN_PROCESS:
-            task.apply(args=args)
-        else:
-            task.delay(*args)
-    except Exception:
-        log.warning("could not queue %s%s; the sweep will catch it", task.name, args, exc_info=True)
+    return jobs.queue(task.name, *args)
+
+
+@shared_task(acks_late=True)
+def run_job(job_id):
+    """Run a recorded job's listeners and delete it, in one transaction with the row locked: a
+    second run (a redelivered message, the sweep) skips the row while the first holds it and
+    finds nothing after, and a run that fails leaves the row for the sweep. Each listener is
+    idempotent as well (notifications are keyed), for a run that dies after sending."""
+    with transaction.atomic():
+        job = Job.objects.select_for_update(skip_locked=True).filter(pk=job_id).first()
+        if job is None:
+            return False
+        for path in getattr(settings, JOB_LISTENERS[job.kind]):
+            import_string(path)(match_id=job.match_id, **job.args)
+        job.delete()
+    return True
 
 
 @shared_task(acks_late=True)
@@ -37,9 +52,7 @@ def apply_deadline(match_id):
 @shared_task(acks_late=True)
 def after_match_finished(match_id):
     """What follows the end of a match beyond the game itself (ratings, notifications): each
-    listener is idempotent, keyed on the match."""
-    from django.utils.module_loading import import_string
-
+    listener is idempotent, keyed on the match. (Kept for messages queued before Job rows.)"""
     for path in settings.MATCH_FINISHED_LISTENERS:
         _on_its_own(path, import_string(path), match_id=match_id)
 
@@ -47,9 +60,8 @@ def after_match_finished(match_id):
 @shared_task(acks_late=True)
 def after_match_changed(match_id, first_seq, last_seq, turn_passed_to=None):
     """Listeners (notifications) learn of log rows first_seq..last_seq and of a turn that passed
-    to a seat; each must be idempotent, keyed on the match and the sequence numbers."""
-    from django.utils.module_loading import import_string
-
+    to a seat; each must be idempotent, keyed on the match and the sequence numbers. (Kept for
+    messages queued before Job rows.)"""
     for path in settings.MATCH_CHANGED_LISTENERS:
         _on_its_own(path, import_string(path), match_id=match_id, first_seq=first_seq, last_seq=last_seq,
                     turn_passed_to=turn_passed_to)
@@ -79,11 +91,28 @@ def due_match_ids(now=None, limit=SWEEP_BATCH) -> tuple[list, list]:
     return due, system
 
 
+def undone_job_ids(now=None, limit=SWEEP_BATCH) -> list:
+    """Jobs still there a sweep interval after they were written: their nudge was lost (the
+    broker was away) or their run failed. Younger ones are most likely being run now."""
+    now = now or timezone.now()
+    older = now - timedelta(seconds=settings.SWEEP_SECONDS)
+    return list(Job.objects.filter(created_at__lte=older).order_by("created_at", "id")
+                .values_list("id", flat=True)[:limit])
+
+
 @shared_task
 def sweep_due_matches():
+    """Queue the due matches' jobs (they may run side by side), and run the undone Job rows here:
+    queueing those again every sweep would pile up copies behind a backlog after an outage."""
     due, system = due_match_ids()
-    for match_id in system:
-        queue(apply_system_action, match_id)
-    for match_id in due:
-        queue(apply_deadline, match_id)
-    return len(due) + len(system)
+    work = [(apply_system_action, m) for m in system] + [(apply_deadline, m) for m in due]
+    for task, match_id in work:
+        if not queue(task, match_id):
+            break  # the broker is away: the next sweep finds all of it again
+    done = 0
+    for job_id in undone_job_ids():
+        try:
+            done += run_job(job_id)
+        except Exception:
+            log.exception("job %s failed; the next sweep tries it again", job_id)
+    return len(work) + done

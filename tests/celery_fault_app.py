@@ -27,5 +27,11 @@ class SlowRace(RaceEngine):
 
 
 ENGINES["slowrace"] = SlowRace()
+ENGINES.setdefault("race", RaceEngine())
+if os.environ.get("MAIL_DIR"):  # each mail a file there, to count what was sent
+    from django.conf import settings
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = os.environ["MAIL_DIR"]
 # A killed worker's unacknowledged job comes back quickly instead of after an hour.
 app.conf.broker_transport_options = {"visibility_timeout": 2}

@@ -4,3 +4,13 @@ CALLS: list[dict] = []
 
 def record(**kwargs):
     CALLS.append(kwargs)
+
+
+FAILED: list[dict] = []
+
+
+def fail_once(**kwargs):
+    """Fails the first time it hears of a change (a mail server away), then succeeds."""
+    if kwargs not in FAILED:
+        FAILED.append(kwargs)
+        raise ConnectionError("the mail server is away")

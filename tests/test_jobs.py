@@ -181,3 +181,47 @@ def test_matches_that_do_not_allow_vacations_keep_their_clocks(player, opponent)
     services.vacation_start(user=player, days=3)
     match.refresh_from_db()
     assert match.turn_deadline == before
+
+
+def test_a_lost_nudge_leaves_the_job_for_the_sweep_which_runs_it_once(race_match, player, settings, monkeypatch,
+                                                                      django_capture_on_commit_callbacks):
+    """Issue 14, items 1 and 2: the broker away at the commit loses nothing; a second run does nothing."""
+    from games import jobs
+    from games.models import Job
+    from tests.listeners import CALLS
+
+    settings.MATCH_CHANGED_LISTENERS = ["tests.listeners.record"]
+    settings.SWEEP_SECONDS = 0
+    CALLS.clear()
+    Job.objects.all().delete()  # the start's, whose nudge a test transaction never commits
+
+    def broker_away(name):
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(jobs, "_task", broker_away)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    job = Job.objects.get(match=race_match)
+    assert CALLS == [] and job.args == {"first_seq": 1, "last_seq": 1, "turn_passed_to": None}
+    monkeypatch.undo()
+    assert tasks.sweep_due_matches.apply().get() == 1
+    assert CALLS == [dict(match_id=race_match.pk, first_seq=1, last_seq=1, turn_passed_to=None)]
+    assert not Job.objects.exists()
+    assert tasks.run_job.apply(args=[job.pk]).get() is False  # a redelivered message
+    assert tasks.sweep_due_matches.apply().get() == 0 and len(CALLS) == 1
+
+
+def test_a_failing_listener_keeps_its_job_for_the_next_sweep(race_match, player, settings,
+                                                             django_capture_on_commit_callbacks):
+    from games.models import Job
+    from tests.listeners import CALLS
+
+    settings.MATCH_CHANGED_LISTENERS = ["tests.listeners.record", "tests.listeners.fail_once"]
+    settings.SWEEP_SECONDS = 0
+    CALLS.clear()
+    Job.objects.all().delete()  # the start's, whose nudge a test transaction never commits
+    with django_capture_on_commit_callbacks(execute=True):
+        services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    assert Job.objects.filter(match=race_match).count() == 1  # the first run failed and rolled back
+    assert tasks.sweep_due_matches.apply().get() == 1
+    assert not Job.objects.exists() and len(CALLS) == 2  # heard twice, idempotent listeners ignore the rerun

@@ -74,7 +74,7 @@ def do_offer(state: dict, seat: int, action: dict, events: list) -> None:
     if not any((give["ducats"], give["ships"], give["fortresses"],
                 take["ducats"], take["ships"], take["fortresses"])):
         raise IllegalAction.said(BOOK, "error.offer_empty")
-    offer = {"id": state["next_offer"], "from": seat, "to": to, "give": give, "take": take,
+    offer = {"id": _next_id(state, seat, to), "from": seat, "to": to, "give": give, "take": take,
              "round": state["round"]}
     why = problem(state, offer)
     if why is not None:
@@ -84,11 +84,28 @@ def do_offer(state: dict, seat: int, action: dict, events: list) -> None:
         state["offers"].remove(old)
         events.append({"type": "withdraw_offer", "seat": seat, "offer": old["id"], "to": to,
                        "private": sorted({seat, to})})
-    state["next_offer"] += 1
+    counts = dict(state.get("offer_counts", {}))  # replaced, never changed in place (see clone)
+    counts[_pair(seat, to)] = counts.get(_pair(seat, to), 0) + 1
+    state["offer_counts"] = counts
     state["offers"].append(offer)
     # Negotiations stay between the two parties: the view shows the terms only to them, and
     # the log shows the event only to them ("private"); an accepted deal is public.
     events.append({"type": "offer", "seat": seat, "to": to, "offer": offer["id"], "private": sorted({seat, to})})
+
+
+def _pair(a: int, b: int) -> str:
+    return f"{min(a, b)}-{max(a, b)}"
+
+
+def _next_id(state: dict, seat: int, to: int) -> int:
+    """Offers are counted per pair of players, so that an offer's number tells a third player
+    nothing (one count for the whole table let anyone count the others' offers). The number
+    holds the pair's count and the direction: unique at the table, and the same for both
+    parties. States from before this keep their numbers below `next_offer`, which no longer
+    moves."""
+    players = state["players"]
+    count = state.get("offer_counts", {}).get(_pair(seat, to), 0)
+    return state["next_offer"] + count * players * players + seat * players + to
 
 
 def _find(state: dict, action: dict) -> dict:

@@ -23,6 +23,8 @@ def view(state: dict, seat: int | None) -> dict:
     seen["deck_left"] = len(state["deck"])
     seen["last_card"] = card(state["last_card"]) if state["last_card"] else None
     seen["offers"] = [o for o in seen["offers"] if seat is not None and seat in (o["from"], o["to"])]
+    seen["offer_counts"] = {pair: n for pair, n in state.get("offer_counts", {}).items()
+                            if seat is not None and str(seat) in pair.split("-")}
     seen["viewer"] = seat
     seen["to_act"] = to_act(state)
     seen["fortunes"] = fortunes(state)

@@ -1,5 +1,17 @@
+import os
+import threading
+
 from django.conf import settings
 from django.core.management.base import BaseCommand
+
+
+def _exit_after(seconds: float) -> None:
+    """Once shutdown has begun, leave after `seconds` whatever still runs: Daphne waits without
+    a bound for every open connection's consumer to end, and one stuck in a thread (a Redis or
+    database call hanging after an outage) kept a process alive for 20 minutes (issue 14)."""
+    timer = threading.Timer(seconds, os._exit, args=(0,))
+    timer.daemon = True
+    timer.start()
 
 
 class Command(BaseCommand):
@@ -8,14 +20,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--bind", default="127.0.0.1")
         parser.add_argument("--port", default="8000")
+        parser.add_argument("--stop-seconds", type=float, default=5,
+                            help="On SIGTERM or SIGINT, exit at the latest this many seconds later.")
 
-    def handle(self, bind, port, **options):
-        from daphne.cli import CommandLineInterface
+    def handle(self, bind, port, stop_seconds, **options):
+        from daphne.cli import CommandLineInterface  # installs Twisted's asyncio reactor first
+        from twisted.internet import reactor
 
         if settings.JOBS_IN_PROCESS:
             from games.jobs import start_sweeper
 
             start_sweeper()
             self.stdout.write(f"Background jobs run in this process (sweep every {settings.SWEEP_SECONDS} s).")
+        reactor.addSystemEventTrigger("before", "shutdown", _exit_after, stop_seconds)
         self.stdout.write(f"Tradewinds on http://{bind}:{port}/")
-        CommandLineInterface().run(["-b", bind, "-p", str(port), "config.asgi:application"])
+        CommandLineInterface().run(["-b", bind, "-p", str(port), "--application-close-timeout", "2",
+                                    "config.asgi:application"])
