@@ -31,25 +31,32 @@ def test_the_document_names_every_game_and_its_action_types(client, db):
 
 @pytest.fixture
 def a_new_game():
-    class Ships(RaceEngine):
-        name = "catan_ships"
-        title = "Catan with ships"
+    class Whaling(RaceEngine):
+        name = "whaling"
+        title = "Whaling"
 
-    ENGINES["catan_ships"] = Ships()
-    yield Ships
-    del ENGINES["catan_ships"]
+    ENGINES["whaling"] = Whaling()
+    yield Whaling
+    del ENGINES["whaling"]
 
 
 def test_a_game_registered_later_appears_by_itself(client, db, a_new_game):
     """Without a declaration it is listed with a generic action; with one, each of its types."""
     schemas = document(client)["components"]["schemas"]
-    assert "catan_ships" in schemas["Game"]["enum"]
-    assert schemas["CatanShipsAction"]["required"] == ["type"]
+    assert "whaling" in schemas["Game"]["enum"]
+    assert schemas["WhalingAction"]["required"] == ["type"]
     a_new_game.action_fields = {"build_ship": {"properties": {"edge": {"type": "string"}}, "required": ["edge"]}}
     schemas = document(client)["components"]["schemas"]
-    assert schemas["CatanShipsAction"]["discriminator"]["mapping"] == {
-        "build_ship": "#/components/schemas/CatanShipsBuildShipAction"}
-    assert schemas["CatanShipsBuildShipAction"]["required"] == ["type", "edge"]
+    assert schemas["WhalingAction"]["discriminator"]["mapping"] == {
+        "build_ship": "#/components/schemas/WhalingBuildShipAction"}
+    assert schemas["WhalingBuildShipAction"]["required"] == ["type", "edge"]
+
+
+def test_catan_with_ships_lists_its_action_types(client, db):
+    schemas = document(client)["components"]["schemas"]
+    mapping = schemas["CatanShipsAction"]["discriminator"]["mapping"]
+    assert {"place_settlement", "roll", "sail", "move_pirate", "offer", "answer", "end_turn"} <= set(mapping)
+    assert {"type", "offer", "accept"} <= set(schemas["CatanShipsAnswerAction"]["required"])
 
 
 def test_the_docs_page_loads_its_assets_from_this_site(client, db):
