@@ -89,3 +89,11 @@ def test_a_tampered_match_fails_verify_all(player, opponent, staff):
     match.save()
     with pytest.raises(Exception, match="do NOT replay"):
         call_command("verify_match", "--all")
+
+
+@pytest.mark.parametrize("game, change", [("fuldrigger", "F39"), ("pirater", "P13")])
+def test_the_rules_page_names_the_edition_and_what_changed(client, game, change):
+    """The rules page names the current edition and lists what changed (docs/rules/changelog.md)."""
+    page = client.get(reverse("rules", args=[game])).content.decode()
+    assert f"These are the rules of edition {get_engine(game).edition}." in page
+    assert "What changed in edition 2" in page and f"({change})" in page
