@@ -26,8 +26,7 @@ class PiraterEngine:
         return view.options(lang)
 
     def check_options(self, options: dict, players: int, edition: int | None = None) -> dict:
-        check_edition(self, edition)
-        return state.check_options(options, players)
+        return state.check_options(options, players, check_edition(self, edition))
 
     def new_game(self, players: int, seed: str, options: dict, edition: int | None = None) -> dict:
         return state.new_game(players, seed, options, check_edition(self, edition))

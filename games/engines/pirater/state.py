@@ -45,9 +45,12 @@ OPTIONS = (
 )
 
 
-def check_options(options: dict | None, players) -> dict:
-    """The cleaned options for that many seats, or IllegalAction saying what can't be played."""
+def check_options(options: dict | None, players, edition: int = 2) -> dict:
+    """The cleaned options for that many seats, or IllegalAction saying what can't be played.
+    Edition 2 (P22 as the digest now reads): the double board always has both treasures."""
     cleaned = clean_options(list(OPTIONS), options)
+    if edition >= 2 and cleaned["double_board"] and cleaned["double_treasure"] == "one_only":
+        raise IllegalAction.said(WORDS, "error.both_treasures")
     if isinstance(players, bool) or not isinstance(players, int):
         raise IllegalAction.said(WORDS, "error.players_not_whole")
     two = [name for name in TWO_PLAYER if cleaned[name]]
@@ -205,7 +208,7 @@ def roll_order(state: dict, seats: list[int]) -> tuple[list[int], list[dict]]:
 
 
 def new_game(players: int, seed: str, options: dict | None, edition: int = 1) -> dict:
-    options = check_options(options, players)
+    options = check_options(options, players, edition)
     if not isinstance(seed, str) or not seed:
         raise IllegalAction.said(WORDS, "error.no_seed")
     board = get_board(board_name(options, edition))

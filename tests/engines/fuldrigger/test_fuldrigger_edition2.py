@@ -282,6 +282,7 @@ def test_edition_1_meets_pirates_where_edition_1_put_them():
 
 # ---- the isthmus variant and F11 -------------------------------------------------------
 
+@pytest.mark.rule("F44")
 def test_the_isthmus_crossings_are_a_variant_off_by_default():
     """F44–F47 are a variant in the original: off unless the match's creator turns them on;
     edition 1 had them on by default."""

@@ -20,7 +20,7 @@ COMBINATIONS = [
     ({"hurricane": True}, 3),
     ({"double_board": True}, 5),
     ({"double_board": True, "double_treasure": "both_on_one"}, 8),
-    ({"double_board": True, "double_treasure": "one_only", "shipwreck": True}, 6),
+    ({"double_board": True, "double_treasure": "both_on_one", "shipwreck": True}, 6),
     ({"shipwreck": True}, 4),
     ({"powder_ship": True}, 4),
     ({"one_two": True}, 3),

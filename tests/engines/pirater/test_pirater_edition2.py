@@ -309,3 +309,19 @@ def test_the_double_board_of_edition_2_drops_the_ports_under_the_seam():
     assert len(board.ports) == 12 and board.islands == 2
     state = choose_ports(ENGINE.new_game(8, "double", {"double_board": True}))
     assert state["phase"] == "roll" and len(state["ships"]) == 24
+
+
+@pytest.mark.rule("P22")
+def test_the_double_board_always_has_both_treasures():
+    """P22 (corrected: the original says "both treasures"): one on each island or both on one;
+    edition 1's single-treasure setting is refused for new matches, kept for edition 1's."""
+    with pytest.raises(IllegalAction, match="P22"):
+        ENGINE.new_game(6, "both", {"double_board": True, "double_treasure": "one_only"})
+    with pytest.raises(IllegalAction, match="P22"):
+        ENGINE.check_options({"double_board": True, "double_treasure": "one_only"}, 6)
+    for placement, islands in (("one_each", [0, 1]), ("both_on_one", [0, 0])):
+        state = ENGINE.new_game(6, "both", {"double_board": True, "double_treasure": placement})
+        assert [t["island"] for t in state["treasures"]] == islands
+    old = ENGINE.new_game(6, "both", {"double_board": True, "double_treasure": "one_only"},
+                          edition=1)
+    assert len(old["treasures"]) == 1
