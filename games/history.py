@@ -13,6 +13,7 @@ from games.engines import actions as declared_actions
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed
 from games.models import ActionLog, ChatMessage, Match, Seat
+from games.replay import deal, match_edition
 from games.selectors import can_chat, seat_names
 from games.validation import refuse_control_characters
 
@@ -50,6 +51,7 @@ def match_export(match: Match) -> dict:
     rows = match.log.filter(kind__in=ActionLog.ENGINE_KINDS).order_by("seq")
     return {
         "format": EXPORT_FORMAT, "game": match.game, "rules_version": match.rules_version,
+        "edition": match_edition(match),
         "title": str(match), "seats": match.seats_count, "options": match.options,
         "players": seat_names(match), "seed": match.seed, "seed_hash": match.seed_hash,
         "started_at": match.started_at.isoformat() if match.started_at else None,
@@ -57,6 +59,15 @@ def match_export(match: Match) -> dict:
         "finish_reason": match.finish_reason,
         "actions": [{"seat": r.seat, "kind": r.kind, "action": r.action} for r in rows],
     }
+
+
+def _edition(data: dict):
+    """The rules edition an export was played under: its "edition", else its rules version
+    (exports from before editions were recorded say "1")."""
+    edition = data.get("edition")
+    if edition is None and str(data.get("rules_version", "")).isdigit():
+        edition = int(data["rules_version"])
+    return 1 if edition is None else edition
 
 
 def match_import(*, data, user, is_public: bool = False) -> Match:
@@ -80,8 +91,12 @@ def match_import(*, data, user, is_public: bool = False) -> Match:
     count = len(players)
     happened = []
     try:
-        options = engine.check_options(data.get("options") or {}, count)
-        state = engine.new_game(count, seed, options)
+        edition = _edition(data)
+        if getattr(engine, "editions", None) is None:
+            options = engine.check_options(data.get("options") or {}, count)
+        else:
+            options = engine.check_options(data.get("options") or {}, count, edition)
+        state = deal(engine, count, seed, options, edition)
         for number, row in enumerate(actions, 1):
             if not isinstance(row, dict) or row.get("kind") not in ActionLog.ENGINE_KINDS:
                 raise BadRequest(_("Action %(number)s is malformed.") % {"number": number})

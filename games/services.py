@@ -215,6 +215,7 @@ def match_start(*, match_id, user=None) -> Match:
             seat.save(update_fields=["number"])
         now = timezone.now()
         match.seed, match.seed_hash = seed, seed_hash(seed)
+        match.rules_version = str(state.get("edition", 1))   # the edition it is dealt under
         match.state, match.status, match.started_at = state, Match.RUNNING, now
         match.version = 0
         _schedule(match, engine, now)

@@ -13,6 +13,7 @@ from accounts.models import ApiToken
 from games import services
 from games.models import Match
 from tests.conftest import client_for, make_user
+from tests.fuldrigger.fuldrigger_pages_support import choose_homes
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,6 +42,7 @@ def _fuldrigger_with_a_private_offer(django_capture_on_commit_callbacks):
         match = services.match_create(creator=dora, game="fuldrigger", seats=3)
         services.match_join(match_id=match.pk, user=erik)
         services.match_join(match_id=match.pk, user=finn)
+        choose_homes(match)                # rules edition 2 (F7): homes first, then the card
     match.refresh_from_db()
     owner = match.seats.get(number=match.turn_seats[0]).user
     to = next(n for n in range(3) if n != match.turn_seats[0])
@@ -78,6 +80,7 @@ def test_making_an_offer_does_not_restart_the_turn_clock(django_capture_on_commi
     with django_capture_on_commit_callbacks(execute=True):
         match = services.match_create(creator=anna, game="fuldrigger", seats=2)
         services.match_join(match_id=match.pk, user=bo)
+        choose_homes(match)                # rules edition 2 (F7): homes first, then the card
     match.refresh_from_db()
     before = (match.turn_started_at, match.turn_deadline)
     owner = match.seats.get(number=match.turn_seats[0]).user

@@ -98,3 +98,20 @@ def clean_options(declared: list[Option], raw: dict | None) -> dict:
     if unknown:
         raise IllegalAction.said(OPTION_WORDS, "error.option_unknown", unknown=", ".join(unknown))
     return {o.name: o.clean(raw.get(o.name)) for o in declared}
+
+
+def edition_of(state: dict) -> int:
+    """The rules edition a state was dealt under (contract: "Rule editions"). A state from
+    before editions were recorded has no key and is edition 1."""
+    return state.get("edition", 1)
+
+
+def check_edition(engine, edition) -> int:
+    """The edition a new game is dealt under: the engine's current one unless an earlier
+    one is asked for (a replay of a match begun under it)."""
+    if edition is None:
+        return engine.edition
+    if isinstance(edition, bool) or not isinstance(edition, int) or edition not in engine.editions:
+        raise IllegalAction.said(OPTION_WORDS, "error.option_edition", edition=edition,
+                                 editions=", ".join(str(e) for e in engine.editions))
+    return edition

@@ -16,8 +16,10 @@ from functools import lru_cache
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 
+from games.engines.pirater import ENGINE as PIRATER
 from games.engines.pirater.board import get_board
 from games.engines.pirater.rules import blast_area
+from games.engines.pirater.state import board_name as state_board_name
 from games.engines.pirater.view import choice_words, option_words
 
 UNIT = 10
@@ -28,11 +30,17 @@ DIRECTIONS = {"n": pgettext_lazy("compass", "N"), "ne": pgettext_lazy("compass",
               "e": pgettext_lazy("compass", "E"), "se": pgettext_lazy("compass", "SE"),
               "s": pgettext_lazy("compass", "S"), "sw": pgettext_lazy("compass", "SW"),
               "w": pgettext_lazy("compass", "W"), "nw": pgettext_lazy("compass", "NW")}
-CORNERS = {"north-west": "nw", "north-east": "ne", "south-east": "se", "south-west": "sw"}
+CORNERS = {"north-west": "nw", "north-east": "ne", "south-east": "se", "south-west": "sw",
+           # rules edition 2's board also has two ports on each short side (P27)
+           "east-north": "e", "east-south": "e", "west-south": "w", "west-north": "w"}
 CORNER_WORDS = {"north-west": pgettext_lazy("pirater port", "north-west"),
                 "north-east": pgettext_lazy("pirater port", "north-east"),
                 "south-east": pgettext_lazy("pirater port", "south-east"),
-                "south-west": pgettext_lazy("pirater port", "south-west")}
+                "south-west": pgettext_lazy("pirater port", "south-west"),
+                "east-north": pgettext_lazy("pirater port", "east side, north"),
+                "east-south": pgettext_lazy("pirater port", "east side, south"),
+                "west-south": pgettext_lazy("pirater port", "west side, south"),
+                "west-north": pgettext_lazy("pirater port", "west side, north")}
 BOARD_HALVES = {"upper": pgettext_lazy("pirater port", "upper %(corner)s"),
                 "lower": pgettext_lazy("pirater port", "lower %(corner)s")}
 MAX_BLAST = 6  # P24: the lower die is the radius, so at most 6
@@ -73,10 +81,6 @@ def _square_name(board, grid: Grid, straits: dict, row: int, col: int) -> str:
     if board.kind.get((row, col)) == "strait":
         return pgettext("pirater", "strait %(label)s") % {"label": straits[col]}
     return grid.square(row, col)
-
-
-def _board_name(options) -> str:
-    return "double" if (options or {}).get("double_board") else "single"
 
 
 @lru_cache(maxsize=4)
@@ -130,9 +134,11 @@ def _drawing(name: str) -> dict:
     }
 
 
-def pirater_board(options) -> dict:
-    """The static board for these match options (single, or double for P22)."""
-    return _drawing(_board_name(options))
+def pirater_board(options, board_name=None) -> dict:
+    """The static board a match is played on (its state's board: single or double for P22,
+    edition 1's or 2's); before the start, the current edition's for these options."""
+    return _drawing(board_name or state_board_name(options or {"double_board": False},
+                                                   PIRATER.edition))
 
 
 def pt_json(action) -> str:
@@ -274,7 +280,8 @@ class Scene:
             if self.loaded(enemy):
                 out.append("takes")
         on_island = {t["island"] for t in self.view["treasures"] if t["ship"] is None}
-        if not loaded and self.board.anchorage_island.get(self.node(a["to"])) in on_island:
+        if not loaded and self.board.anchorage_island.get(self.node(a["to"])) in on_island and (
+                a.get("load") or "edition" not in self.view):      # edition 2: loading is a choice
             out.append("load")
         homes = {tuple(self.board.ports[p]["anchorage"]) for p in self.view["seats"][self.current]["ports"]}
         if loaded and tuple(a["to"]) in homes:
@@ -373,6 +380,11 @@ def pirater_live(view, legal, colours, names, seat_number=None) -> dict | None:
         "current_colour": _colour(colours, current),
         "extra": view.get("extra"), "split_turn": view.get("split"), "opening": opening,
     }
+
+
+def pt_square(at) -> str:
+    """A square [row, col] by its board coordinates ("F5")."""
+    return f"{LETTERS[at[1]]}{at[0]}" if at else ""
 
 
 def pt_words(value) -> str:

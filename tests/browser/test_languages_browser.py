@@ -47,6 +47,10 @@ def test_a_visitor_picks_swedish_by_keyboard_and_plays_in_swedish(people):
 
     roll = said("sv", "Roll the dice")
     assert roll != "Roll the dice"
+    # Rules edition 2 (P5): the ports are chosen first, in roll order (the bot picks at once).
+    sven.page.wait_for_selector(f".pt-ports button, button:has-text('{roll}')", timeout=15000)
+    if sven.page.locator(".pt-ports button").count():
+        sven.page.locator(".pt-ports button").first.click()
     sven.page.wait_for_selector(f"button:has-text('{roll}')", timeout=15000)
     sven.page.click(f"button:has-text('{roll}')")
     seat = match.seats.get(user__username="sven").number

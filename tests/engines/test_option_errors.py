@@ -19,12 +19,12 @@ BOARD = Option("board", "Board", "choice", "small", choices=("small", "large"))
 
 def test_every_option_error_is_in_every_language_with_the_same_fields():
     """Each "error.option_" phrase is in all four books, not empty, not left in English, and
-    fills in the same {fields} (label, raw, min, max, allowed, unknown) with the same conversions;
-    the book holds nothing else."""
-    assert set(OPTION_WORDS.keys()) == set(ERRORS) and len(ERRORS) == 5
+    fills in the same {fields} (label, raw, min, max, allowed, unknown; a rules edition not
+    known and the editions there are) with the same conversions; the book holds nothing else."""
+    assert set(OPTION_WORDS.keys()) == set(ERRORS) and len(ERRORS) == 6
     for key in ERRORS:
         assert {name for name, _, _ in fields(OPTION_WORDS.books["en"][key])} <= {
-            "label", "raw", "min", "max", "allowed", "unknown"}
+            "label", "raw", "min", "max", "allowed", "unknown", "edition", "editions"}
     assert_translated(OPTION_WORDS, ERRORS)
 
 

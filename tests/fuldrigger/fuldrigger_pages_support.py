@@ -1,15 +1,29 @@
 """Shared set-up for the Fuldrigger page tests."""
 from games import services
 from games.engines.fuldrigger import ENGINE
+from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.state import fresh_turn
 from games.fuldrigger.projection import project_match
 from games.models import Match
+
+
+def choose_homes(match):
+    """Edition 2 (F7): each seat, in roll order, chooses the board's home of its own number."""
+    match.refresh_from_db()
+    users = seat_users(match)
+    while match.state["phase"] == "homes":
+        seat = ENGINE.to_act(match.state)[0]
+        services.action_apply(match_id=match.pk, user=users[seat],
+                              action={"type": "choose_home", "city": WORLD.homes[seat]})
+        match.refresh_from_db()
+    return match
 
 
 def start(users, **options):
     match = services.match_create(creator=users[0], game="fuldrigger", seats=len(users), options=options)
     for user in users[1:]:
         services.match_join(match_id=match.pk, user=user)
+    choose_homes(match)
     services.system_action_apply(match_id=match.pk)  # the first chance card (on_commit never runs here)
     match.refresh_from_db()
     change_state(match, calm_start)
@@ -21,6 +35,8 @@ def calm_start(state):
     players = state["players"]
     state.update(effects=[], skip=[False] * players, cash=[100] * players, phase="play")
     state["turn"] = fresh_turn(0)
+    if "first" in state:
+        state["first"] = 0               # seat 0 began (F8), as these tests expect
 
 
 def seat_users(match):

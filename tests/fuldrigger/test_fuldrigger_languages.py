@@ -17,6 +17,7 @@ from games.engines.fuldrigger.state import fresh_turn
 from games.fuldrigger import pages
 from tests.conftest import client_for
 from tests.fuldrigger.fuldrigger_pages_support import change_state, start
+from tests.engines.fuldrigger.fuldrigger_support import dealt
 
 
 @pytest.fixture(autouse=True)
@@ -107,7 +108,7 @@ def test_hazards_on_a_path_name_the_sea_area_in_the_language(lang):
 def test_a_laden_ships_title_names_its_cargo_as_the_language_writes_it(lang):
     """On the map a ship's title names its cargo inside a sentence: German writes the noun
     large, Danish and Swedish small — as the engine's log does."""
-    state = ENGINE.new_game(2, "languages", {"rounds": 0})
+    state = dealt(2, "languages", {"rounds": 0})
     state["phase"] = "play"
     state["turn"] = fresh_turn(0)
     ship = next(s for s in state["ships"].values() if s["owner"] == 0)

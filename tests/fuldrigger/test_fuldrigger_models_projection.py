@@ -13,13 +13,18 @@ from games.engines.fuldrigger.bots import random_action
 from games.fuldrigger.models import Fortress, Ship
 from games.fuldrigger.projection import project_match
 from games.models import Match
+from games.engines.fuldrigger.state import fresh_turn
 from tests.conftest import make_user
+from tests.fuldrigger.fuldrigger_pages_support import choose_homes
 
 
 def start(users, **options):
     match = services.match_create(creator=users[0], game="fuldrigger", seats=len(users), options=options)
     for user in users[1:]:
         services.match_join(match_id=match.pk, user=user)
+    choose_homes(match)                    # edition 2 (F7): no fleet before the homes are chosen
+    # These tests expect seat 0 to begin (F8: the first to choose): set it so, by hand.
+    Match.objects.filter(pk=match.pk).update(state={**match.state, "first": 0, "turn": fresh_turn(0)})
     match.refresh_from_db()
     if match.needs_system:  # on_commit does not run inside a test's transaction
         services.system_action_apply(match_id=match.pk)

@@ -8,6 +8,7 @@ from games import services
 from games.models import Match
 from tests.browser.conftest import browser, live_site, people  # noqa: F401  (fixtures)
 from tests.conftest import make_user
+from tests.fuldrigger.fuldrigger_pages_support import start
 
 pytestmark = pytest.mark.browser
 
@@ -22,10 +23,7 @@ def view_box(page, selector):
 
 def test_sail_by_map_and_by_keyboard_zoom_and_phone(people):
     users = [make_user(name) for name in ("anna", "bo", "carl", "dora")]
-    match = services.match_create(creator=users[0], game="fuldrigger", seats=4)
-    for user in users[1:]:
-        services.match_join(match_id=match.pk, user=user)
-    services.system_action_apply(match_id=match.pk)
+    match = start(users)          # homes chosen (edition 2, F7), the first card turned, anna to play
     url = f"/matches/{match.pk}/"
 
     anna = people("fd-anna")

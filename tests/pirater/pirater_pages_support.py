@@ -18,9 +18,36 @@ def usable_first_roll(match: Match) -> Match:
     raise AssertionError("no seed with a usable first roll")
 
 
-def new_match(creator, *others, **kwargs) -> Match:
+def choose_ports(match: Match) -> Match:
+    """Edition 2 (P5): each seat, in roll order, chooses through the services the port (or
+    realm side) listed in its own seat's place when nobody had chosen; else the first free."""
+    engine = get_engine("pirater")
+    match.refresh_from_db()
+    users = {s.number: s.user for s in match.seats.all()}
+    everything = engine.legal_actions(match.state, match.state["current"])
+    while match.state["phase"] == "ports":
+        seat = match.state["current"]
+        free = engine.legal_actions(match.state, seat)
+        wanted = everything[seat] if seat < len(everything) else free[0]
+        services.action_apply(match_id=match.pk, user=users[seat],
+                              action=wanted if wanted in free else free[0])
+        match.refresh_from_db()
+    return match
+
+
+def new_match(creator, *others, edition=1, **kwargs) -> Match:
+    """A running match. These page tests name squares of edition 1's board, so by default the
+    match is dealt again from its seed under edition 1, as a match begun before edition 2 was
+    (and plays on so); edition=2 leaves it at the port choice (P5)."""
     match = services.match_create(creator=creator, game="pirater", seats=1 + len(others), **kwargs)
     for user in others:
         services.match_join(match_id=match.pk, user=user)
+    match.refresh_from_db()
+    if edition == 2:
+        return match
+    engine = get_engine("pirater")
+    state = engine.new_game(match.seats_count, match.seed, match.options, edition=edition)
+    Match.objects.filter(pk=match.pk).update(state=state, rules_version=str(edition),
+                                             turn_seats=engine.to_act(state))
     match.refresh_from_db()
     return usable_first_roll(match)

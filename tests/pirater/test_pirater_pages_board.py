@@ -8,7 +8,7 @@ from django.urls import reverse
 from games import services
 from games.engines import get_engine
 from games.models import Match
-from tests.pirater.pirater_pages_support import new_match
+from tests.pirater.pirater_pages_support import choose_ports, new_match
 from tests.conftest import client_for, make_user
 
 ENGINE = get_engine("pirater")
@@ -102,14 +102,14 @@ def test_the_double_board_has_two_islands_and_passages(player):
     match = services.match_create(creator=player, game="pirater", seats=5, options={"double_board": True})
     for name in ("bo", "cy", "di", "ed"):
         services.match_join(match_id=match.pk, user=make_user(name))
-    match.refresh_from_db()
+    match = choose_ports(match)
     assert match.status == Match.RUNNING
     page = client_for(player).get(match.get_absolute_url()).content.decode()
     svg = board_svg(page)
     assert svg.count('class="k-trade_wind"') == 40
     assert svg.count('class="k-passage"') == 4
     assert svg.count('class="k-strait"') == 8
-    assert svg.count('class="k-home"') == 8
+    assert svg.count('class="k-home"') == 12                 # edition 2: the seam's ports drop
     assert svg.count(">Island</text>") == 2
     assert 'data-islands="2"' in svg
     assert pieces_svg(page).count('href="#pt-ship') == 15

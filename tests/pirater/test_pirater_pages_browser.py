@@ -11,6 +11,7 @@ from games.engines.dice import seed_hash
 from games.models import Match
 from tests.browser.conftest import browser, live_site, people  # noqa: F401  (fixtures)
 from tests.conftest import make_user
+from tests.pirater.pirater_pages_support import choose_ports
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +24,7 @@ def test_roll_pick_click_a_square_and_sail_by_keyboard_while_a_phone_watches(peo
     anna_user, bo_user = make_user("anna"), make_user("bo")
     match = services.match_create(creator=anna_user, game="pirater", seats=2, options={"hurricane": True})
     services.match_join(match_id=match.pk, user=bo_user)
-    match.refresh_from_db()
+    match = choose_ports(match)            # rules edition 2 (P5): the ports are chosen first
     # A seed whose first roll can be used (P11 would otherwise pass the turn at once).
     engine = get_engine("pirater")
     for n in range(200):
@@ -51,8 +52,9 @@ def test_roll_pick_click_a_square_and_sail_by_keyboard_while_a_phone_watches(peo
     for side in ("x", "y", "width", "height"):
         assert abs(board[side] - pieces[side]) < 1.5, side
 
+    start = match.version                  # after the port choices
     page.click("button:has-text('Roll the dice')")
-    version_after(page, 1)
+    version_after(page, start + 1)
     match.refresh_from_db()
     assert match.state["phase"] == "move"
     mover.shot("rolled")
@@ -64,7 +66,7 @@ def test_roll_pick_click_a_square_and_sail_by_keyboard_while_a_phone_watches(peo
     assert lit.count() >= 1
     assert page.locator(".pt-list p:visible").count() == 1
     lit.first.click()
-    version_after(page, 2)
+    version_after(page, start + 2)
     mover.shot("sailed-by-click")
     match.refresh_from_db()
     assert "sailed" in page.inner_text(".log")

@@ -23,7 +23,7 @@ def offered(body: str) -> list[dict]:
 def choose(match, actions: list[dict]) -> dict:
     """Roll when rolling is offered; otherwise the move that best serves the treasure race
     (the engine's bot heuristic), so that the game ends soon."""
-    if actions[0]["type"] == "roll":
+    if actions[0]["type"] in ("roll", "choose_port"):
         return actions[0]
     seat = match.state["current"]
     return max(actions, key=lambda a: score_move(match.state, seat, a))

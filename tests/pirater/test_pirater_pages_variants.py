@@ -12,6 +12,7 @@ from games.engines import get_engine
 from games.models import Match
 from games.pirater.pages import Grid
 from tests.conftest import client_for, make_user
+from tests.pirater.pirater_pages_support import choose_ports
 
 ENGINE = get_engine("pirater")
 PLAYERS = ("bo", "cy", "di", "ed", "fi", "gus", "hal")
@@ -33,7 +34,7 @@ def started(player, seats=2, **options):
         services.match_join(match_id=match.pk, user=make_user(name))
     match.refresh_from_db()
     assert match.status == Match.RUNNING
-    return match
+    return choose_ports(match)
 
 
 def page_of(match, user) -> str:
@@ -127,8 +128,10 @@ def test_powder_ship_shows_each_blast_before_it_is_declared_and_then_the_declare
     assert preview.count('<g class="pt-blast">') == 3
     assert preview.count('class="r1"') == 3 and preview.count('class="r6"') == 3
     # The form posts the type as JSON and the chosen ship as a field (games.views.parse_action).
+    # Three ships by the home port: the blast could sink them all, so it is confirmed (P24).
     response = client_for(user_at(match, seat)).post(reverse("match_action", args=[match.pk]), {
-        "action": '{"type":"declare_powder"}', "a.ship": str(own[1]), "version": match.version})
+        "action": '{"type":"declare_powder"}', "a.ship": str(own[1]), "a.confirm": "true",
+        "version": match.version})
     assert response.status_code == 302
     match.refresh_from_db()
     assert match.state["powder"] == own[1]
@@ -146,7 +149,7 @@ def test_one_two_announces_the_extra_roll(player):
 
 
 @pytest.mark.parametrize("variant, homes", [("opposing_realms", ("north-west", "north-east")),
-                                            ("headwind_realm", ("north-west", "south-west"))])
+                                            ("headwind_realm", ("west-south", "west-north"))])
 def test_the_realms_give_six_ships_and_two_home_ports(player, variant, homes):
     """P26, P27: two ports each, rings in the owner's colour round both."""
     match = started(player, **{variant: True})

@@ -6,7 +6,7 @@ isthmus), war (privateers, attacks), offers, chance (the cards), rules (turn, le
 book (the phrase book words.json: names of goods and places, and the words of every refusal),
 view (what a seat sees, standings, events in words), bots (a random player for playouts).
 """
-from games.engines.base import IllegalAction, Option, clean_options
+from games.engines.base import IllegalAction, Option, check_edition, clean_options
 from games.engines.fuldrigger import rules, state, view
 from games.engines.fuldrigger.book import BOOK
 
@@ -19,7 +19,7 @@ def _option(name: str, kind: str, default, **bounds) -> Option:
 
 OPTIONS = (
     _option("rounds", "int", 0, min=0, max=200),
-    _option("isthmus", "bool", True),
+    _option("isthmus", "bool", False),   # a variant in the original: off since edition 2
     _option("start_cash", "int", 100, min=50, max=1000),
 )
 
@@ -29,6 +29,13 @@ class FuldriggerEngine:
     title = "Fuldrigger"
     min_players = 2
     max_players = 4
+    # Rules editions (docs/rules/changelog.md): 2 chooses home cities after a roll (F7/F8),
+    # lets any fortress open a port to attack (F39), ends open rewards at a reshuffle (F43),
+    # moves pirate waters near ports (F19), lets a ship return to the port it left (F11) and
+    # has the isthmus variant off by default.
+    edition = 2
+    editions = (1, 2)
+    version = str(edition)        # what the platform records as the match's rules version
 
     def options(self, lang: str = "en") -> list[dict]:
         listed = []
@@ -37,15 +44,20 @@ class FuldriggerEngine:
             listed.append({**option.as_dict(), "label": label, "help": help_text})
         return listed
 
-    def check_options(self, options: dict, players: int) -> dict:
+    def check_options(self, options: dict, players: int, edition: int | None = None) -> dict:
         if isinstance(players, bool) or not isinstance(players, int) or not (
                 self.min_players <= players <= self.max_players):
             raise IllegalAction.said(BOOK, "error.players", min=self.min_players,
                                      max=self.max_players, players=players)
-        return clean_options(list(OPTIONS), options)
+        cleaned = clean_options(list(OPTIONS), options)
+        if check_edition(self, edition) == 1 and (options or {}).get("isthmus") in (None, ""):
+            cleaned["isthmus"] = True        # edition 1 played the isthmus by default
+        return cleaned
 
-    def new_game(self, players: int, seed: str, options: dict) -> dict:
-        return state.new_game(players, seed, self.check_options(options, players))
+    def new_game(self, players: int, seed: str, options: dict, edition: int | None = None) -> dict:
+        edition = check_edition(self, edition)
+        return state.new_game(players, seed, self.check_options(options, players, edition),
+                              edition)
 
     def to_act(self, game: dict) -> list[int]:
         return rules.to_act(game)

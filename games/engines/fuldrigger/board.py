@@ -40,6 +40,15 @@ class World:
         self.goods: dict[str, dict] = prices["goods"]
         self.prices: dict[str, dict[str, dict]] = prices["ports"]
         self._bfs: dict[str, dict[str, int]] = {}
+        # F19: the squares whose hazard an earlier rules edition placed otherwise (edition 1's
+        # pirate waters lay where no fortress could protect them); the nodes give the current.
+        self.earlier_hazards: dict[int, dict[str, str | None]] = {
+            int(edition): dict(change["hazards"])
+            for edition, change in world.get("earlier_editions", {}).items()}
+        for changes in self.earlier_hazards.values():
+            for node, hazard in changes.items():
+                if node not in self.nodes or (hazard is not None and hazard not in HAZARDS):
+                    raise ValueError(f"earlier edition names {node} with hazard {hazard}")
 
     def neighbours(self, node: str) -> tuple[str, ...]:
         return self.adjacency[node]
@@ -47,7 +56,11 @@ class World:
     def is_port(self, node: str) -> bool:
         return self.nodes[node]["kind"] == "port"
 
-    def hazard(self, node: str) -> str | None:
+    def hazard(self, node: str, edition: int | None = None) -> str | None:
+        """The square's hazard; under an earlier rules `edition` where that edition differs."""
+        changes = self.earlier_hazards.get(edition)
+        if changes is not None and node in changes:
+            return changes[node]
         return self.nodes[node].get("hazard")
 
     def reef_letter(self, node: str) -> str | None:

@@ -89,6 +89,8 @@ def best_action(state: dict, seat: int, rnd: random.Random) -> dict:
     actions = rules.legal_actions(state, seat)
     if not actions:
         raise ValueError(f"seat {seat} has no legal action")
+    if state["phase"] == "homes":                 # F7: any free home city will do
+        return actions[0]
     for action in actions:
         if action["type"] in ("accept_offer", "decline_offer"):
             return _answer(state, seat, action["offer"], actions)

@@ -1,13 +1,16 @@
 """Turning a chance card (F43) and doing what it says.
 
 The deck is a list of card ids in the state (secret; the view shows only how many are left).
-When it is used up every card is shuffled back in, also "first to reach" cards already claimed,
-which then do nothing. Effects "for this round" are kept in state["effects"] until the next
+When it is used up every card is shuffled back in. Edition 2 (F43 as the original says it):
+the reshuffle ends every open "first to reach" reward, and a reward card turned again later
+opens a new one. Edition 1 kept open rewards through the reshuffle and left a claimed card void
+for the rest of the game. Effects "for this round" are kept in state["effects"] until the next
 card is turned.
 """
 from __future__ import annotations
 
 from games.engines import dice
+from games.engines.base import edition_of
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import CARD_IDS, card
 from games.engines.fuldrigger.sailing import pirates_spare
@@ -23,7 +26,11 @@ def draw_card(state: dict, events: list) -> None:
     if not state["deck"]:
         state["deck"] = dice.shuffle(state, list(CARD_IDS))
         state["discard"] = []
-        events.append({"type": "reshuffle"})
+        event = {"type": "reshuffle"}
+        if edition_of(state) >= 2 and state["bounties"]:
+            event["ended"] = list(state["bounties"])    # F43: open rewards end unclaimed
+            state["bounties"] = []
+        events.append(event)
     card_id = state["deck"][0]
     state["deck"] = state["deck"][1:]
     state["discard"].append(card_id)
@@ -51,7 +58,7 @@ def _ship_ids_sorted(ships: list[dict]) -> list[dict]:
 
 
 def _first_to_reach(state, data, events, event):
-    if data["id"] in state["claimed"]:
+    if data["id"] in state["claimed"] and edition_of(state) == 1:
         event["void"] = True                   # paid out before the last shuffle: nothing
     elif data["id"] not in state["bounties"]:
         state["bounties"].append(data["id"])
@@ -83,7 +90,7 @@ def _gale(state, data, events, event):
 
 
 def _pirate_raid(state, data, events, event):
-    pirate_squares = [n for n in WORLD.nodes if WORLD.hazard(n) == "pirates"]
+    pirate_squares = [n for n in WORLD.nodes if WORLD.hazard(n, edition_of(state)) == "pirates"]
     for ship in _ship_ids_sorted(_at_sea(state)):
         if ship["cargo"] is None:
             continue

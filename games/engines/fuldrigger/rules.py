@@ -13,18 +13,21 @@ from games.engines import dice
 from games.engines.base import IllegalAction
 from games.engines.fuldrigger import chance, offers, trade, war
 from games.engines.fuldrigger.board import WORLD
-from games.engines.fuldrigger.book import BOOK
-from games.engines.fuldrigger.sailing import check_path, reachable, sail
+from games.engines.fuldrigger.book import BOOK, Name
+from games.engines.fuldrigger.sailing import check_path, reachable, returns, sail
 from games.engines.fuldrigger.state import (
     MAX_FORTRESSES, MAX_SHIPS, MIN_CARRIED, SHIP_PRICE, FORTRESS_PRICE, active_seats, clone,
-    effect_on, fortresses_of, fortunes, fresh_turn, ships_of,
+    effect_on, fortresses_of, fortunes, fresh_turn, place_fleets, ships_of,
 )
 
 
 # ---- who acts ------------------------------------------------------------------------------
 
 def to_act(state: dict) -> list[int]:
-    """The seat whose turn it is, then every seat with an open offer to answer."""
+    """The seat whose turn it is, then every seat with an open offer to answer; while home
+    cities are chosen (edition 2, F7), the seat whose pick it is."""
+    if state["phase"] == "homes":
+        return [state["choosing"][0]]
     if state["phase"] != "play":
         return []
     current = state["turn"]["seat"]
@@ -69,6 +72,8 @@ def apply(state: dict, seat, action) -> tuple[dict, list]:
         raise IllegalAction.said(BOOK, "error.no_seat", seat=seat)
     if kind not in HANDLERS and kind != "draw_card":
         raise IllegalAction.said(BOOK, "error.unknown_action", kind=kind)
+    if state["phase"] == "homes" or kind == "choose_home":
+        return _choose_home(state, seat, kind, action)
     if state["phase"] == "card":
         raise IllegalAction.said(BOOK, "error.card_first")
     if kind == "draw_card":
@@ -81,6 +86,40 @@ def apply(state: dict, seat, action) -> tuple[dict, list]:
     events = []
     HANDLERS[kind](new, seat, action, events)
     _settle(new, events)
+    return new, events
+
+
+# ---- home cities (edition 2) ---------------------------------------------------------------
+
+def free_homes(state: dict) -> list[str]:
+    return [city for city in WORLD.homes if city not in state["homes"]]
+
+
+def _choose_home(state: dict, seat: int, kind: str, action: dict) -> tuple[dict, list]:
+    """F7/F8: in roll order each seat chooses a free home city; when the last has chosen the
+    fleets are placed and the first to choose begins (after the banker's card)."""
+    if state["phase"] != "homes":
+        raise IllegalAction.said(BOOK, "error.homes_chosen")
+    if kind != "choose_home":
+        raise IllegalAction.said(BOOK, "error.choose_home_first")
+    if seat != state["choosing"][0]:
+        raise IllegalAction.said(BOOK, "error.not_your_turn")
+    city = action.get("city")
+    if not isinstance(city, str) or city not in WORLD.homes:
+        raise IllegalAction.said(BOOK, "error.not_a_home", city=city)
+    if city in state["homes"]:
+        raise IllegalAction.said(BOOK, "error.home_taken", city=Name("place", city))
+    new = clone(state)
+    new["homes"][seat] = city
+    new["choosing"] = new["choosing"][1:]
+    events = [{"type": "choose_home", "seat": seat, "city": city}]
+    if not new["choosing"]:
+        place_fleets(new)
+        new["phase"] = "card"
+        new["turn"] = fresh_turn(new["first"])
+        events.append({"type": "first_player", "seat": new["first"]})
+    else:
+        new["turn"] = fresh_turn(new["choosing"][0])
     return new, events
 
 
@@ -118,7 +157,7 @@ def do_move(state: dict, seat: int, action: dict, events: list) -> None:
         raise IllegalAction.said(BOOK, "error.becalmed", name=ship["name"])
     if ship["id"] in turn["moved"]:
         raise IllegalAction.said(BOOK, "error.moved_already", name=ship["name"])
-    path = check_path(ship["node"], action.get("path"), total)
+    path = check_path(ship["node"], action.get("path"), total, returns(state))
     turn["moved"].append(ship["id"])
     sail(state, ship, path, events)
 
@@ -130,14 +169,21 @@ def do_end_turn(state: dict, seat: int, action: dict, events: list) -> None:
 
 
 def _pass_turn(state: dict, events: list) -> None:
-    """Hand the turn to the next seat still in; a new round begins when play wraps around."""
+    """Hand the turn to the next seat still in; a new round begins when play wraps around to
+    the seat that began (seat 0 in edition 1; the first to choose a home in edition 2, F8)."""
     seat = state["turn"]["seat"]
+    first = state.get("first", 0)
+    count = state["players"]
+
+    def place(s: int) -> int:        # F8: play passes to the left of the one who began
+        return (s - first) % count
+
     while True:
-        players = active_seats(state)
+        players = sorted(active_seats(state), key=place)
         if len(players) <= 1:
             _finish(state, "last_fleet", events)
             return
-        later = [s for s in players if s > seat]
+        later = [s for s in players if place(s) > place(seat)]
         if later:
             seat = later[0]
             if _begin_turn(state, seat, events):
@@ -215,6 +261,7 @@ HANDLERS = {
     "decline_offer": offers.do_decline_offer,
     "withdraw_offer": offers.do_withdraw_offer,
     "end_turn": do_end_turn,
+    "choose_home": None,             # edition 2's opening (F7), handled by _choose_home
 }
 ANSWERS = ("accept_offer", "decline_offer", "withdraw_offer")
 
@@ -224,6 +271,8 @@ ANSWERS = ("accept_offer", "decline_offer", "withdraw_offer")
 def legal_actions(state: dict, seat: int) -> list[dict]:
     if seat not in to_act(state):
         return []
+    if state["phase"] == "homes":
+        return [{"type": "choose_home", "city": city} for city in free_homes(state)]
     actions: list[dict] = []
     for offer in state["offers"]:
         if offer["to"] == seat:
@@ -244,7 +293,7 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
         for ship in ships_of(state, seat):
             if ship["id"] in turn["moved"] or ship["id"] in turn["still"]:
                 continue
-            for path in reachable(ship["node"], turn["total"]).values():
+            for path in reachable(ship["node"], turn["total"], returns(state)).values():
                 actions.append({"type": "move", "ship": ship["id"], "path": list(path)})
         actions.extend(war.attack_options(state, seat))
     actions.extend(offers.offer_options(state, seat))
@@ -303,7 +352,9 @@ def _port_actions(state: dict, seat: int) -> list[dict]:
 
 def timeout_action(state: dict, seat: int) -> dict:
     """What the server plays for a seat out of time: roll, else end the turn; a seat that only
-    has offers to answer declines the oldest."""
+    has offers to answer declines the oldest; a seat choosing a home takes the first free one."""
+    if state["phase"] == "homes" and seat == state["choosing"][0]:
+        return {"type": "choose_home", "city": free_homes(state)[0]}
     if state["phase"] == "play" and seat == state["turn"]["seat"]:
         return {"type": "roll"} if state["turn"]["roll"] is None else {"type": "end_turn"}
     for offer in state["offers"]:

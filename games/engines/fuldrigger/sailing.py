@@ -11,7 +11,7 @@ from collections import deque
 from functools import lru_cache
 
 from games.engines import dice
-from games.engines.base import IllegalAction
+from games.engines.base import IllegalAction, edition_of
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.book import BOOK, Name
 from games.engines.fuldrigger.cards import card
@@ -31,9 +31,15 @@ def left_after(left: int, node: str) -> int:
     return left - 1
 
 
-def check_path(start: str, path, total: int) -> list[str]:
+def returns(state: dict) -> bool:
+    """F11, edition 2: a ship may leave a port and come back to it in the same move (entering
+    it ends the move). Edition 1 forbade entering the starting square again."""
+    return edition_of(state) >= 2
+
+
+def check_path(start: str, path, total: int, back: bool = False) -> list[str]:
     """The path as a list of node ids if a ship at `start` may sail it with `total`; else
-    IllegalAction saying why."""
+    IllegalAction saying why. `back`: the path may end in the port it starts from (F11)."""
     if not isinstance(path, list) or not path:
         raise IllegalAction.said(BOOK, "error.path_missing")
     if path[0] == start:          # tolerate a path that names the starting square first
@@ -49,7 +55,7 @@ def check_path(start: str, path, total: int) -> list[str]:
         if node not in WORLD.adjacency[previous]:
             raise IllegalAction.said(BOOK, "error.not_next_to", square=Name("place", node),
                                      previous=Name("place", previous))
-        if node in seen:
+        if node in seen and not (back and node == start and WORLD.is_port(start)):
             raise IllegalAction.said(BOOK, "error.square_twice", square=Name("place", node))
         if remaining < 1:
             if WORLD.hazard(previous) == "headwind":
@@ -65,8 +71,9 @@ def check_path(start: str, path, total: int) -> list[str]:
 
 
 @lru_cache(maxsize=8192)
-def reachable(start: str, total: int) -> dict[str, tuple[str, ...]]:
-    """Every square a ship at `start` can end a move on with `total`, each with one path.
+def reachable(start: str, total: int, back: bool = False) -> dict[str, tuple[str, ...]]:
+    """Every square a ship at `start` can end a move on with `total`, each with one path;
+    with `back` (F11, edition 2) a port ship may also sail out and return to its own port.
 
     Breadth-first over (square, movement left), keeping for each square the path that leaves
     the most movement (ties: the fewest squares); the result is static, so it is cached.
@@ -79,7 +86,7 @@ def reachable(start: str, total: int) -> dict[str, tuple[str, ...]]:
         if left < 1:
             continue
         for nxt in WORLD.adjacency[node]:
-            if nxt == start or nxt in path:
+            if nxt in path or (nxt == start and not (back and path and WORLD.is_port(start))):
                 continue
             rest = left_after(left, nxt)
             if nxt in best and rest <= best[nxt]:
@@ -132,8 +139,9 @@ def sail(state: dict, ship: dict, path: list[str], events: list) -> str | None:
 
 
 def enter(state: dict, ship: dict, node: str, events: list) -> str | None:
-    """F13–F19: the hazard of the square a ship has just entered."""
-    hazard = WORLD.hazard(node)
+    """F13–F19: the hazard of the square a ship has just entered (pirate waters lie where the
+    state's edition put them, F19)."""
+    hazard = WORLD.hazard(node, edition_of(state))
     if hazard is None:
         return None
     base = {"seat": ship["owner"], "ship": ship["id"], "name": ship["name"], "node": node}

@@ -34,9 +34,13 @@ SHIP_NAMES = (
 )
 
 
-def new_game(players: int, seed: str, options: dict) -> dict:
-    """Each seat: start cash (F5) and three ships in its home city (F6, F7 reading: seat i has
-    homes[i]); the deck shuffled (F43); the banker's first card waits (phase "card")."""
+def new_game(players: int, seed: str, options: dict, edition: int = 1) -> dict:
+    """Each seat: start cash (F5) and three ships in its home city (F6); the deck shuffled
+    (F43); the banker's first card waits (phase "card").
+
+    Edition 1: seat i has homes[i] and seat 0 begins. Edition 2 (F7/F8): every seat rolls three
+    dice (ties roll again), then in roll order each chooses a free home city (phase "homes");
+    the ships are placed once all have chosen, and the first to choose begins."""
     state = {
         "seed": seed,
         "draws": 0,
@@ -67,11 +71,45 @@ def new_game(players: int, seed: str, options: dict) -> dict:
         "effects": [],               # cards in force for the current round
         "history": [],               # fortune per seat at the end of each round
     }
-    for seat in range(players):
-        for _ in range(START_SHIPS):
-            add_ship(state, seat, state["homes"][seat])
+    if edition >= 2:
+        state["edition"] = edition
+        order, events = roll_order(state, list(range(players)))
+        state["homes"] = [None] * players
+        state["choosing"] = order           # seats still to choose, in roll order
+        state["first"] = order[0]           # F8: the first to choose begins
+        state["start"] = events             # the opening rolls, shown in the log
+        state["phase"] = "homes"
+        state["turn"] = fresh_turn(order[0])
+    else:
+        place_fleets(state)
     state["deck"] = dice.shuffle(state, list(CARD_IDS))
     return state
+
+
+def place_fleets(state: dict) -> None:
+    """F6: three ships for every seat in its home city."""
+    for seat in range(state["players"]):
+        for _ in range(START_SHIPS):
+            add_ship(state, seat, state["homes"][seat])
+
+
+def roll_order(state: dict, seats: list[int]) -> tuple[list[int], list[dict]]:
+    """F7: the seats ordered by a roll of three dice, highest first; seats that tie roll again
+    among themselves for their places. Every roll is an event."""
+    events: list[dict] = []
+    totals = {}
+    for seat in seats:
+        faces = dice.roll(state, 3)
+        totals[seat] = sum(faces)
+        events.append({"type": "home_roll", "seat": seat, "dice": faces})
+    order: list[int] = []
+    for total in sorted(set(totals.values()), reverse=True):
+        tied = [seat for seat in seats if totals[seat] == total]
+        if len(tied) > 1:
+            tied, more = roll_order(state, tied)
+            events.extend(more)
+        order.extend(tied)
+    return order, events
 
 
 def fresh_turn(seat: int) -> dict:
@@ -129,6 +167,8 @@ def clone(state: dict) -> dict:
     new["effects"] = [dict(e) for e in state["effects"]]
     new["history"] = list(state["history"])      # rows are never changed in place
     new["homes"] = list(state["homes"])
+    if "choosing" in state:
+        new["choosing"] = list(state["choosing"])
     return new
 
 

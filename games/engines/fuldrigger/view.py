@@ -225,8 +225,16 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
         if BOOK.has(f"card.{event.get('card')}.title"):
             title, text = card_words(event["card"], lang)
         return say("card_void" if event.get("void") else "card", title=title, text=text)
+    if kind == "reshuffle" and event.get("ended"):
+        return say("reshuffle_ended")
     if kind in ("reshuffle", "game_over"):
         return say(kind)
+    if kind == "home_roll":
+        return say("home_roll", who=who, dice=dice_text, sum=rolled)
+    if kind == "choose_home":
+        return say("choose_home", who=who, city=place_name(event["city"], lang))
+    if kind == "first_player":
+        return say("first_player", who=who)
     if kind == "drift":
         return say("drift", who=who, name=event["name"], start=place_name(event["from"], lang),
                    end=place_name(event["to"], lang))

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from games.engines import dice
-from games.engines.base import IllegalAction
+from games.engines.base import IllegalAction, edition_of
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.book import BOOK, Name
-from games.engines.fuldrigger.sailing import check_path, reachable, sail
+from games.engines.fuldrigger.sailing import check_path, reachable, returns, sail
 from games.engines.fuldrigger.state import (
     MAX_FORTRESSES, MAX_SHIPS, effect_on, fortresses_of, remove_ship, ships_at, ships_of,
 )
@@ -61,10 +61,15 @@ def do_lay_off_privateer(state: dict, seat: int, action: dict, events: list) -> 
 
 def defence(state: dict, node: str, defender: int) -> tuple[list[dict], bool]:
     """The defender's ships a fight at `node` involves and whether his fortress is there.
-    F39: in a port only together with his fortress; a port without one shelters his ships."""
+    F39, edition 2: only a port with no fortress at all shelters ships; where any fortress
+    stands (his, the attacker's, a third player's) his ships there can be attacked.
+    Edition 1 read it as "only together with his own fortress"."""
     ships = ships_at(state, node, defender)
     if WORLD.is_port(node):
-        if state["fortresses"].get(node) != defender:
+        owner = state["fortresses"].get(node)
+        if edition_of(state) >= 2:
+            return (ships, owner == defender) if owner is not None else ([], False)
+        if owner != defender:
             return [], False
         return ships, True
     return ships, False
@@ -81,7 +86,7 @@ def can_join(state: dict, seat: int, ship: dict, target: str) -> tuple[str, ...]
         return ()
     if ship["id"] in turn["moved"] or turn["total"] is None:
         return None
-    return reachable(ship["node"], turn["total"]).get(target)
+    return reachable(ship["node"], turn["total"], returns(state)).get(target)
 
 
 def do_attack(state: dict, seat: int, action: dict, events: list) -> None:
@@ -93,8 +98,10 @@ def do_attack(state: dict, seat: int, action: dict, events: list) -> None:
         raise IllegalAction.said(BOOK, "error.target")
     defender = _defender(state, seat, target, action.get("defender"))
     ships, fortress = defence(state, target, defender)
-    if WORLD.is_port(target) and not fortress:
-        raise IllegalAction.said(BOOK, "error.port_shelters")
+    if WORLD.is_port(target) and not (fortress or (edition_of(state) >= 2
+                                                   and target in state["fortresses"])):
+        raise IllegalAction.said(BOOK, "error.port_shelters" if edition_of(state) == 1
+                                 else "error.port_shelters_unfortified")
     needed = len(ships) + (1 if fortress else 0)
     if needed == 0:
         raise IllegalAction.said(BOOK, "error.nothing_to_attack")
@@ -122,7 +129,7 @@ def do_attack(state: dict, seat: int, action: dict, events: list) -> None:
                                      target=Name("place", target))
         given = paths.get(str(ship["id"]))
         if given is not None and route != ():
-            route = tuple(check_path(ship["node"], given, turn["total"]))
+            route = tuple(check_path(ship["node"], given, turn["total"], returns(state)))
             if route[-1] != target:
                 raise IllegalAction.said(BOOK, "error.path_misses_target",
                                          name=ship["name"])

@@ -8,6 +8,7 @@ Pure Python, no Django. Design notes: docs/rules/pirater.md.
 from __future__ import annotations
 
 import json
+import math
 from collections import deque
 from functools import lru_cache
 from pathlib import Path
@@ -217,8 +218,9 @@ class Board:
         return out
 
 
-def _read() -> dict:
-    with open(HERE / "board.json", encoding="utf-8") as fh:
+def _read(edition: int = 1) -> dict:
+    name = "board.json" if edition == 1 else f"board{edition}.json"
+    with open(HERE / name, encoding="utf-8") as fh:
         return json.load(fh)
 
 
@@ -252,13 +254,48 @@ def double_layout(data: dict) -> tuple[list[str], list[dict]]:
     return joined, [by_name[n] for n in order]
 
 
+def double_layout_sided(data: dict) -> tuple[list[str], list[dict]]:
+    """P22 on a board whose ports lie along its sides (edition 2): joined as `double_layout`
+    joins them; the ports of the two sides that meet are under the seam and drop out, the rest
+    are listed clockwise round the joined board from the upper board's top side."""
+    rows = data["rows"]
+    height, width = len(rows), len(rows[0])
+    seam = "".join("=" if a == "S" and b == "S" else "#" for a, b in zip(rows[-1], rows[0]))
+    shift = height - 1
+    upper_rows, lower_rows = [list(r) for r in rows[:-1]], [list(r) for r in rows[1:]]
+    for p in data["ports"]:               # a dropped port's anchorage becomes open sea
+        r, c = p["anchorage"]
+        if "bottom" in p["sides"]:
+            upper_rows[r][c] = "."
+        if "top" in p["sides"]:
+            lower_rows[r - 1][c] = "."
+    joined = ["".join(r) for r in upper_rows] + [seam] + ["".join(r) for r in lower_rows]
+    up = [dict(p, name=f"upper {p['name']}") for p in data["ports"] if "bottom" not in p["sides"]]
+    down = [dict(p, name=f"lower {p['name']}", town=[p["town"][0] + shift, p["town"][1]],
+                 anchorage=[p["anchorage"][0] + shift, p["anchorage"][1]])
+            for p in data["ports"] if "top" not in p["sides"]]
+    centre_r, centre_c = (len(joined) - 1) / 2, (width - 1) / 2
+
+    def clockwise(port):
+        r, c = port["town"]
+        return math.atan2(c - centre_c, centre_r - r) % (2 * math.pi)   # from north, clockwise
+
+    ports = sorted(up + down, key=clockwise)
+    start = min(range(len(ports)), key=lambda i: ports[i]["town"][1]
+                if ports[i]["town"][0] == 0 else width + i)
+    return joined, ports[start:] + ports[:start]
+
+
 @lru_cache(maxsize=None)
 def get_board(name: str) -> Board:
-    """The board called "single" or "double", built once per process."""
-    data = _read()
-    if name == "single":
-        return Board("single", data["rows"], data["legend"], data["ports"])
-    if name == "double":
-        rows, ports = double_layout(data)
-        return Board("double", rows, data["legend"], ports)
-    raise ValueError(f"no Pirater board called {name!r}")
+    """The board called "single" or "double" (edition 1), "single2" or "double2" (edition 2),
+    built once per process."""
+    edition = 2 if name.endswith("2") else 1
+    shape = name[:-1] if edition == 2 else name
+    if shape not in ("single", "double"):
+        raise ValueError(f"no Pirater board called {name!r}")
+    data = _read(edition)
+    if shape == "single":
+        return Board(name, data["rows"], data["legend"], data["ports"])
+    rows, ports = double_layout(data) if edition == 1 else double_layout_sided(data)
+    return Board(name, rows, data["legend"], ports)

@@ -31,10 +31,12 @@ def _target_distance(board, pos, ctx, node: int) -> int:
 
 
 def score_move(state: dict, seat: int, action: dict) -> float:
+    if action["type"] == "load":
+        return 150.0                       # P12 (edition 2): loading where a ship stands
     ctx = Context(state, seat)
     pos = position(state)
     moved = try_move(ctx, pos, action["ship"], action["die"], action["direction"],
-                     action.get("split", False))
+                     action.get("split", False), action.get("load", False))
     if type(moved) is str:
         return -1.0
     if moved.win:
@@ -54,6 +56,11 @@ def random_action(state: dict, seat: int, rnd: random.Random) -> dict:
     actions = legal_actions(state, seat)
     if not actions:
         raise ValueError("this seat has nothing to do")
+    if actions[0]["type"] == "choose_port":                    # P5 (edition 2)
+        return rnd.choice(actions)
+    loads = [a for a in actions if a["type"] == "load"]
+    if loads and actions[0]["type"] == "roll":
+        return loads[0]
     if actions[0]["type"] == "roll":
         powder = [a for a in actions if a["type"] == "declare_powder"]
         if powder and rnd.random() < 0.03:
@@ -103,6 +110,11 @@ def best_action(state: dict, seat: int, rnd: random.Random) -> dict:
     actions = legal_actions(state, seat)
     if not actions:
         raise ValueError("this seat has nothing to do")
+    if actions[0]["type"] == "choose_port":                    # P5 (edition 2): any will do
+        return actions[0]
+    loads = [a for a in actions if a["type"] == "load"]        # P12 (edition 2): load it
+    if loads:
+        return loads[0]
     if actions[0]["type"] == "roll":
         return _powder_or_roll(state, seat, actions)
     ctx = Context(state, seat)
@@ -114,7 +126,7 @@ def best_action(state: dict, seat: int, rnd: random.Random) -> dict:
     cache: dict = {}         # scores of positions already seen this decision
     for action in actions:
         moved = try_move(ctx, pos, action["ship"], action["die"], action["direction"],
-                         action.get("split", False))
+                         action.get("split", False), action.get("load", False))
         if type(moved) is str:
             continue
         if moved.win:

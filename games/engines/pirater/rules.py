@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections import Counter
 
 from games.engines import dice
-from games.engines.base import IllegalAction
+from games.engines.base import IllegalAction, edition_of
 from games.engines.pirater.book import WORDS
 from games.engines.pirater.board import DIRECTION_NAMES, DIRECTIONS, STRAIGHT, Board
-from games.engines.pirater.state import board_of, cell
+from games.engines.pirater.state import board_of, cell, place_ships, port_groups
+
+# P13, edition 2: the row and column change that heads for each side of the board.
+SIDE_HEADING = {"top": (-1, 0), "bottom": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 DIR_INDEX = {d: i for i, d in enumerate(DIRECTION_NAMES)}
 
@@ -51,7 +54,7 @@ class Context:
     """What stays fixed while one seat plays its dice."""
 
     __slots__ = ("board", "seat", "owner", "own", "dist", "homes", "strict", "flotilla", "split",
-                 "shipwreck", "treasure_island")
+                 "shipwreck", "treasure_island", "edition", "homeward")
 
     def __init__(self, state: dict, seat: int):
         options = state["options"]
@@ -67,6 +70,21 @@ class Context:
         self.split = bool(state["split"])            # P28: the agreed roll came up this turn
         self.shipwreck = options["shipwreck"]
         self.treasure_island = tuple(t["island"] for t in state["treasures"])
+        self.edition = edition_of(state)
+        self.homeward = homeward(self.board, ports, self.strict) if self.edition >= 2 else None
+
+
+def homeward(board: Board, ports, strict: bool) -> frozenset:
+    """P13, edition 2: the directions a treasure ship may take, judged from the side of the
+    board where its port lies: towards that side or along it (diagonals count by the part that
+    heads for the side), never back; P26: only towards it."""
+    sides = {side for p in ports for side in board.ports[p]["sides"]}
+    allowed = set()
+    for d, (dr, dc) in DIRECTIONS.items():
+        heading = [dr * hr + dc * hc for hr, hc in (SIDE_HEADING[side] for side in sides)]
+        if heading and all(h > 0 if strict else h >= 0 for h in heading):
+            allowed.add(d)
+    return frozenset(allowed)
 
 
 def node_at(board: Board, at) -> int:
@@ -86,15 +104,18 @@ def position(state: dict) -> Position:
 class Moved:
     """The outcome of one die's move."""
 
-    __slots__ = ("pos", "group", "start", "dest", "captured", "took", "loaded", "win")
+    __slots__ = ("pos", "group", "start", "dest", "captured", "took", "loaded", "win", "loadable")
 
-    def __init__(self, pos, group, start, dest, captured, took, loaded, win):
+    def __init__(self, pos, group, start, dest, captured, took, loaded, win, loadable=False):
         self.pos, self.group, self.start, self.dest = pos, group, start, dest
         self.captured, self.took, self.loaded, self.win = captured, took, loaded, win
+        self.loadable = loadable          # edition 2: it ends where it could load (P12)
 
 
-def try_move(ctx: Context, pos: Position, ship: int, value: int, direction: str, split: bool):
-    """Sail `ship` (with its fleet, P28) `value` squares towards `direction`.
+def try_move(ctx: Context, pos: Position, ship: int, value: int, direction: str, split: bool,
+             load: bool = False):
+    """Sail `ship` (with its fleet, P28) `value` squares towards `direction`; in edition 2 it
+    loads a treasure where it stops only if `load` (P12), in edition 1 always.
 
     Returns a Moved, or the phrase book's key ("error.…") for why the move is not possible; a
     key rather than an exception, because the search for legal moves tries every refused move.
@@ -110,6 +131,8 @@ def try_move(ctx: Context, pos: Position, ship: int, value: int, direction: str,
     board = ctx.board
     step, wind, strait, dist = board.step, board.is_wind, board.is_strait, ctx.dist
     di = DIR_INDEX[direction]
+    if carrying and ctx.homeward is not None and direction not in ctx.homeward:
+        return "error.treasure_away_from_home"                                      # P13, P26
     here, entered = start, False
     for i in range(value):
         nxt = step[here][di]
@@ -117,8 +140,9 @@ def try_move(ctx: Context, pos: Position, ship: int, value: int, direction: str,
             if direction not in STRAIGHT:
                 return "error.diagonal_outside_winds"                               # P2, P3
             return "error.blocked"                                                  # P2
-        if nxt in pos.wrecks:
-            return "error.wreck"                                                    # P23
+        if nxt in pos.wrecks and not (ctx.edition >= 2 and i == value - 1 and nxt in occ
+                                      and ctx.owner[occ[nxt][0]] != ctx.seat):
+            return "error.wreck"           # P23; edition 2: a ship on a wreck can be taken
         if i < value - 1:
             if strait[nxt]:
                 return "error.strait_ends_move"                                     # P4
@@ -128,7 +152,8 @@ def try_move(ctx: Context, pos: Position, ship: int, value: int, direction: str,
             entered = entered or not wind[here]
         elif entered:
             return "error.winds_end_move"                                           # P3
-        if carrying and (dist[nxt] > dist[here] or (ctx.strict and dist[nxt] == dist[here])):
+        if carrying and ctx.homeward is None and (
+                dist[nxt] > dist[here] or (ctx.strict and dist[nxt] == dist[here])):
             return "error.treasure_away_from_home"                                  # P13, P26
         here = nxt
     dest = here
@@ -151,19 +176,23 @@ def try_move(ctx: Context, pos: Position, ship: int, value: int, direction: str,
         carry[t] = ship                                                             # P17
     wrecks = pos.wrecks | {dest} if captured and ctx.shipwreck else pos.wrecks      # P23
     loaded = None
+    loadable = False
     if not any(c >= 0 and c in group for c in carry) and dest in board.anchorage_island:
         island = board.anchorage_island[dest]                                       # P12
         for t, c in enumerate(carry):
             if c < 0 and ctx.treasure_island[t] == island:
-                carry[t] = ship
-                loaded = t
+                loadable = True
+                if ctx.edition == 1 or load:
+                    carry[t] = ship
+                    loaded = t
                 break
     win = None
     if dest in ctx.homes and any(c >= 0 and c in group for c in carry):
         win = "treasure"                                                            # P18
     elif captured and all(at[s] < 0 for s in range(len(at)) if ctx.owner[s] != ctx.seat):
         win = "last_ships"                                                          # P19
-    return Moved(Position(at, carry, wrecks), group, start, dest, captured, took, loaded, win)
+    return Moved(Position(at, carry, wrecks), group, start, dest, captured, took, loaded, win,
+                 loadable and ctx.edition >= 2)
 
 
 def movers(ctx: Context, pos: Position) -> list[tuple[int, bool]]:
@@ -196,13 +225,16 @@ def _without(values: tuple, v: int) -> tuple:
 
 def successors(ctx: Context, pos: Position, values: tuple):
     """Every possible single move with one of the dice `values`, high dice first:
-    (value, ship, direction, split, Moved)."""
+    (value, ship, direction, split, Moved); in edition 2 a move that may load the treasure
+    comes twice, without loading and with (P12)."""
     for v in sorted(set(values), reverse=True):
         for ship, split in movers(ctx, pos):
             for d in DIRECTION_NAMES:
                 moved = try_move(ctx, pos, ship, v, d, split)
                 if type(moved) is not str:
                     yield v, ship, d, split, moved
+                    if moved.loadable:
+                        yield v, ship, d, split, try_move(ctx, pos, ship, v, d, split, True)
 
 
 def score_of(ctx: Context, moved: Moved, v: int, values: tuple, memo: dict) -> tuple:
@@ -235,13 +267,14 @@ def remaining(state: dict) -> tuple:
     return tuple(sorted((f for f, u in zip(state["dice"], state["used"]) if not u), reverse=True))
 
 
-def legal_moves(state: dict) -> list[tuple[int, int, str, bool, int]]:
-    """Every (die value, ship, direction, split, destination node) the current seat may play now:
-    the moves that keep the best play of P11 within reach."""
+def legal_moves(state: dict) -> list[tuple[int, int, str, bool, int, bool]]:
+    """Every (die value, ship, direction, split, destination node, load) the current seat may
+    play now: the moves that keep the best play of P11 within reach."""
     values = remaining(state)
     ctx = Context(state, state["current"])
     memo: dict = {}
-    scored = [(score_of(ctx, moved, v, values, memo), (v, ship, d, split, moved.dest))
+    scored = [(score_of(ctx, moved, v, values, memo),
+               (v, ship, d, split, moved.dest, moved.loaded is not None and ctx.edition >= 2))
               for v, ship, d, split, moved in successors(ctx, position(state), values)]
     if not scored:
         return []
@@ -276,6 +309,8 @@ def working_copy(state: dict) -> dict:
     new["eliminated"] = [list(group) for group in state["eliminated"]]
     new["dice"] = list(state["dice"])
     new["used"] = list(state["used"])
+    if "choosing" in state:
+        new["choosing"] = list(state["choosing"])
     return new
 
 
@@ -443,9 +478,93 @@ def do_declare_powder(state: dict, seat: int, action: dict, events: list) -> Non
         raise IllegalAction.said(WORDS, "error.not_your_ship")
     if state["ships"][ship_id]["at"] is None:
         raise IllegalAction.said(WORDS, "error.ship_lost")
+    confirm = action.get("confirm", False)
+    if not isinstance(confirm, bool):
+        raise IllegalAction.said(WORDS, "error.confirm_not_bool")
+    if edition_of(state) >= 2 and powder_risks_fleet(state, ship_id) and not confirm:
+        raise IllegalAction.said(WORDS, "error.powder_confirm")                   # P24
     state["powder"] = ship_id
     state["seats"][seat]["powder_used"] = True
     events.append({"type": "powder_declared", "seat": seat, "ship": ship_id})
+
+
+def powder_risks_fleet(state: dict, ship_id: int) -> bool:
+    """P24, edition 2: could this powder ship's blast, at its largest (a lowest die of six),
+    sink every ship its owner has left? Then declaring it needs "confirm": true."""
+    board = board_of(state)
+    ship = state["ships"][ship_id]
+    area = set(blast_area(board, node_at(board, ship["at"]), 6))
+    return all(node_at(board, s["at"]) in area for s in alive_ships(state, ship["seat"]))
+
+
+def loadable_treasure(state: dict, ship_id: int) -> int | None:
+    """P12, edition 2: the treasure a ship standing on an island anchorage may load there (its
+    fleet carrying none), or None."""
+    board = board_of(state)
+    ship = state["ships"][ship_id]
+    if ship["at"] is None:
+        return None
+    node = node_at(board, ship["at"])
+    island = board.anchorage_island.get(node)
+    if island is None:
+        return None
+    fleet = {s["id"] for s in state["ships"] if s["at"] is not None
+             and node_at(board, s["at"]) == node and s["seat"] == ship["seat"]}
+    if any(t["ship"] in fleet for t in state["treasures"]):
+        return None
+    return next((t["id"] for t in state["treasures"] if t["ship"] is None and t["island"] == island),
+                None)
+
+
+def do_load(state: dict, seat: int, action: dict, events: list) -> None:
+    """P12, edition 2: a ship on an island anchorage loads the treasure there without using a
+    die (a Curse Island ship that starts there, or one that chose not to load on arrival)."""
+    if edition_of(state) < 2:
+        raise IllegalAction.said(WORDS, "error.unknown_action", kind=repr("load"))
+    if state["phase"] not in ("roll", "move"):
+        raise IllegalAction.said(WORDS, "error.choose_port_first")
+    ship_id = _int_field(action, "ship")
+    if not 0 <= ship_id < len(state["ships"]) or state["ships"][ship_id]["seat"] != seat:
+        raise IllegalAction.said(WORDS, "error.not_your_ship")
+    if state["ships"][ship_id]["at"] is None:
+        raise IllegalAction.said(WORDS, "error.ship_lost")
+    treasure = loadable_treasure(state, ship_id)
+    if treasure is None:
+        raise IllegalAction.said(WORDS, "error.nothing_to_load")
+    state["treasures"][treasure]["ship"] = ship_id
+    events.append({"type": "treasure_loaded", "seat": seat, "ship": ship_id, "treasure": treasure})
+    after_die(state, events)
+
+
+def do_choose_port(state: dict, seat: int, action: dict, events: list) -> None:
+    """P5/P7, edition 2: in roll order each player chooses a free home port (in Opposing or
+    Headwind Realm the ports of one side); when all have chosen the ships are placed and the
+    highest roller begins."""
+    if state["phase"] != "ports":
+        raise IllegalAction.said(WORDS, "error.ports_chosen")
+    port = _int_field(action, "port")
+    board = board_of(state)
+    taken = {p for s in state["seats"] for p in s["ports"]}
+    group = next((g for g in port_groups(board, state["options"]) if port in g), None)
+    if group is None:
+        raise IllegalAction.said(WORDS, "error.no_such_port", port=port)
+    if taken & set(group):
+        raise IllegalAction.said(WORDS, "error.port_taken", port=board.ports[port]["name"])
+    state["seats"][seat]["ports"] = list(group)
+    state["choosing"] = state["choosing"][1:]
+    events.append({"type": "port_chosen", "seat": seat, "ports": list(group)})
+    if state["choosing"]:
+        state["current"] = state["choosing"][0]
+        return
+    place_ships(state)
+    state["phase"] = "roll"
+    state["current"] = state["first"]
+    events.append({"type": "turn", "seat": state["first"], "round": state["round"]})
+
+
+def free_port_groups(state: dict) -> list[list[int]]:
+    taken = {p for s in state["seats"] for p in s["ports"]}
+    return [g for g in port_groups(board_of(state), state["options"]) if not taken & set(g)]
 
 
 def do_roll(state: dict, seat: int, events: list) -> None:
@@ -488,6 +607,9 @@ def do_move(state: dict, seat: int, action: dict, events: list) -> None:
     split = action.get("split", False)
     if not isinstance(split, bool):
         raise IllegalAction.said(WORDS, "error.split_not_bool")
+    load = action.get("load", False)
+    if not isinstance(load, bool):
+        raise IllegalAction.said(WORDS, "error.load_not_bool")
     if value not in remaining(state):
         raise IllegalAction.said(WORDS, "error.no_such_die", value=value)
     ctx = Context(state, seat)
@@ -506,9 +628,11 @@ def do_move(state: dict, seat: int, action: dict, events: list) -> None:
             ship_id = fleet[0]
     elif split:
         raise IllegalAction.said(WORDS, "error.split_not_flotilla")
-    moved = try_move(ctx, pos, ship_id, value, direction, split)
+    moved = try_move(ctx, pos, ship_id, value, direction, split, load)
     if type(moved) is str:
         raise IllegalAction.said(WORDS, moved)
+    if load and moved.loaded is None:
+        raise IllegalAction.said(WORDS, "error.nothing_to_load")
     if not keeps_best_play(ctx, pos, moved, value, remaining(state)):
         raise IllegalAction.said(WORDS, "error.dice_rule")
     board = ctx.board
@@ -557,7 +681,7 @@ def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
     if not isinstance(action, dict):
         raise IllegalAction.said(WORDS, "error.not_an_object")
     kind = action.get("type")
-    if kind not in ("roll", "declare_powder", "move"):
+    if kind not in ("roll", "declare_powder", "move", "load", "choose_port"):
         raise IllegalAction.said(WORDS, "error.unknown_action", kind=repr(kind))
     if state["phase"] == "over":
         raise IllegalAction.said(WORDS, "error.game_over")
@@ -565,9 +689,17 @@ def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
         raise IllegalAction.said(WORDS, "error.no_system_actions")
     if isinstance(seat, bool) or not isinstance(seat, int) or seat != state["current"]:
         raise IllegalAction.said(WORDS, "error.not_your_turn")
+    if kind in ("load", "choose_port") and edition_of(state) < 2:
+        raise IllegalAction.said(WORDS, "error.unknown_action", kind=repr(kind))
+    if state["phase"] == "ports" and kind != "choose_port":
+        raise IllegalAction.said(WORDS, "error.choose_port_first")
     new = working_copy(state)
     events: list[dict] = []
-    if kind == "roll":
+    if kind == "choose_port":
+        do_choose_port(new, seat, action, events)
+    elif kind == "load":
+        do_load(new, seat, action, events)
+    elif kind == "roll":
         do_roll(new, seat, events)
     elif kind == "declare_powder":
         do_declare_powder(new, seat, action, events)
@@ -579,18 +711,30 @@ def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
 def legal_actions(state: dict, seat) -> list[dict]:
     if state["phase"] == "over" or seat != state["current"] or isinstance(seat, bool):
         return []
+    if state["phase"] == "ports":
+        return [{"type": "choose_port", "port": g[0]} for g in free_port_groups(state)]
+    loads = []
+    if edition_of(state) >= 2:
+        loads = [{"type": "load", "ship": s["id"]} for s in alive_ships(state, seat)
+                 if loadable_treasure(state, s["id"]) is not None]
     if state["phase"] == "roll":
         actions = [{"type": "roll"}]
         if (state["options"]["powder_ship"] and state["powder"] is None
                 and not state["seats"][seat]["powder_used"]):
-            actions += [{"type": "declare_powder", "ship": s["id"]} for s in alive_ships(state, seat)]
-        return actions
+            for s in alive_ships(state, seat):
+                declare = {"type": "declare_powder", "ship": s["id"]}
+                if edition_of(state) >= 2 and powder_risks_fleet(state, s["id"]):
+                    declare["confirm"] = True                    # P24: the player must say so
+                actions.append(declare)
+        return actions + loads
     board = board_of(state)
     out = []
-    for value, ship, direction, split, dest in legal_moves(state):
+    for value, ship, direction, split, dest, load in legal_moves(state):
         action = {"type": "move", "die": value, "ship": ship, "direction": direction,
                   "to": cell(board, dest)}
         if split:
             action["split"] = True
+        if load:
+            action["load"] = True
         out.append(action)
-    return out
+    return out + loads

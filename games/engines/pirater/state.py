@@ -45,9 +45,12 @@ OPTIONS = (
 )
 
 
-def check_options(options: dict | None, players) -> dict:
-    """The cleaned options for that many seats, or IllegalAction saying what can't be played."""
+def check_options(options: dict | None, players, edition: int = 2) -> dict:
+    """The cleaned options for that many seats, or IllegalAction saying what can't be played.
+    Edition 2 (P22 as the digest now reads): the double board always has both treasures."""
     cleaned = clean_options(list(OPTIONS), options)
+    if edition >= 2 and cleaned["double_board"] and cleaned["double_treasure"] == "one_only":
+        raise IllegalAction.said(WORDS, "error.both_treasures")
     if isinstance(players, bool) or not isinstance(players, int):
         raise IllegalAction.said(WORDS, "error.players_not_whole")
     two = [name for name in TWO_PLAYER if cleaned[name]]
@@ -140,12 +143,76 @@ def opening_rolls(state: dict, players: int) -> tuple[int, list[dict]]:
             return rolling[0], events
 
 
-def new_game(players: int, seed: str, options: dict | None) -> dict:
-    options = check_options(options, players)
+def board_name(options: dict, edition: int) -> str:
+    """Edition 1 sails the first board (ports in the corners, two 2x5 trade-wind blocks);
+    edition 2 the board with ports along the sides and diagonal trade winds (P3, P13)."""
+    name = "double" if options["double_board"] else "single"
+    return name if edition == 1 else f"{name}{edition}"
+
+
+def port_groups(board: Board, options: dict) -> list[list[int]]:
+    """What a player may choose as home (edition 2, P5): one port, or in Opposing Realms the
+    two ports of one long side (P26), in Headwind Realm the ports of one short side (P27)."""
+    ports = board.ports
+    if options["opposing_realms"]:
+        return [[p["id"] for p in ports if side in p["sides"]] for side in ("top", "bottom")]
+    if options["headwind_realm"]:
+        return [[p["id"] for p in ports if side in p["sides"]] for side in ("left", "right")]
+    return [[p["id"]] for p in ports]
+
+
+def place_ships(state: dict) -> None:
+    """P5: every seat's ships on the squares nearest its ports' anchorages (P20, P28 as set).
+    Edition 2's Curse Island anchorages are dealt to the ports in the order they were chosen,
+    each taking the two free anchorages nearest to it."""
+    board = board_of(state)
+    options = state["options"]
+    curse: dict[int, list[int]] = {}
+    if state.get("edition", 1) >= 2 and options["curse_island"]:
+        free = sorted(board.anchorage_island)
+        for seat in state["order"]:
+            for port_id in state["seats"][seat]["ports"]:
+                anchorage = board.ports[port_id]["anchorage"]
+                free.sort(key=lambda n: ((board.cells[n][0][0] - anchorage[0]) ** 2
+                                         + (board.cells[n][0][1] - anchorage[1]) ** 2, n))
+                curse[port_id], free = free[:2], free[2:]
+    ships = []
+    for seat in state["seats"]:
+        for port_id in seat["ports"]:
+            port = board.ports[port_id]
+            if port_id in curse:
+                port = dict(port, curse=tuple(curse[port_id]))
+            for node in start_squares(board, port, options):
+                ships.append({"id": len(ships), "seat": seat["seat"], "at": cell(board, node),
+                              "lost": None})
+    state["ships"] = ships
+
+
+def roll_order(state: dict, seats: list[int]) -> tuple[list[int], list[dict]]:
+    """P5/P7, edition 2: everyone rolls both dice; the seats in order of their rolls, highest
+    first, those who tie rolling again among themselves for their places."""
+    events: list[dict] = []
+    totals = {}
+    for seat in seats:
+        faces = dice.roll(state, 2)
+        totals[seat] = sum(faces)
+        events.append({"type": "start_roll", "seat": seat, "dice": faces})
+    order: list[int] = []
+    for total in sorted(set(totals.values()), reverse=True):
+        tied = [seat for seat in seats if totals[seat] == total]
+        if len(tied) > 1:
+            tied, more = roll_order(state, tied)
+            events.extend(more)
+        order.extend(tied)
+    return order, events
+
+
+def new_game(players: int, seed: str, options: dict | None, edition: int = 1) -> dict:
+    options = check_options(options, players, edition)
     if not isinstance(seed, str) or not seed:
         raise IllegalAction.said(WORDS, "error.no_seed")
-    board = get_board("double" if options["double_board"] else "single")
-    homes = assign_ports(board, players, options)
+    board = get_board(board_name(options, edition))
+    homes = assign_ports(board, players, options) if edition == 1 else [[] for _ in range(players)]
     ships = []
     for seat, port_ids in enumerate(homes):
         for port_id in port_ids:
@@ -180,6 +247,18 @@ def new_game(players: int, seed: str, options: dict | None) -> dict:
         "turns": 1,
         "start": [],
     }
+    if edition >= 2:
+        # P5/P7: the roll decides who begins and the order in which ports are chosen; the
+        # ships are placed once every seat has its port (phase "ports").
+        state["edition"] = edition
+        order, events = roll_order(state, list(range(players)))
+        events.append({"type": "first_player", "seat": order[0]})
+        state["order"] = order
+        state["choosing"] = list(order)
+        state["phase"] = "ports"
+        state["first"] = state["current"] = order[0]
+        state["start"] = events
+        return state
     first, events = opening_rolls(state, players)
     state["first"] = state["current"] = first
     state["start"] = events

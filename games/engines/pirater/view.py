@@ -118,7 +118,7 @@ def _direction(direction, lang: str) -> str:
 
 
 # Events whose words need only the acting seat's name.
-PLAIN = ("first_player", "treasure_loaded", "treasure_returned", "wreck", "powder_declared",
+PLAIN = ("first_player", "port_chosen", "treasure_loaded", "treasure_returned", "wreck", "powder_declared",
          "one_two", "extra_roll", "split_roll", "player_out", "game_over")
 
 

@@ -8,5 +8,5 @@ register = template.Library()
 
 register.simple_tag(pages.pirater_board)
 register.simple_tag(pages.pirater_live)
-for name in ("pt_json", "pt_words", "pt_variants", "pt_port", "pt_port_short"):
+for name in ("pt_json", "pt_words", "pt_variants", "pt_port", "pt_port_short", "pt_square"):
     register.filter(name, getattr(pages, name))

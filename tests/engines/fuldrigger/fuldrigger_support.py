@@ -7,16 +7,33 @@ from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.state import add_ship, fresh_turn
 
-__all__ = ["ENGINE", "WORLD", "IllegalAction", "game", "rolled", "put_ship", "cargo",
+__all__ = ["ENGINE", "WORLD", "IllegalAction", "game", "dealt", "choose_homes", "rolled", "put_ship", "cargo",
            "seeded", "first", "of_type", "squares", "sea_entry", "clear_ships", "ship_ids"]
 
 
-def game(players: int = 2, seat: int = 0, **options) -> dict:
-    """A fresh game already in play at `seat`'s turn, before the roll, with no card in force."""
+def choose_homes(state: dict) -> dict:
+    """Edition 2 (F7): play the home-city picks, each seat choosing the board's home of its
+    own number (so seat i sails from WORLD.homes[i], as edition 1 dealt them)."""
+    while state["phase"] == "homes":
+        seat = ENGINE.to_act(state)[0]
+        state, _ = ENGINE.apply(state, seat, {"type": "choose_home", "city": WORLD.homes[seat]})
+    return state
+
+
+def dealt(players: int, seed: str, options: dict | None = None, edition: int | None = None) -> dict:
+    """A new game past the home-city picks (edition 2), at the banker's first card."""
+    return choose_homes(ENGINE.new_game(players, seed, options or {}, edition=edition))
+
+
+def game(players: int = 2, seat: int = 0, edition: int | None = None, **options) -> dict:
+    """A fresh game already in play at `seat`'s turn, before the roll, with no card in force;
+    seat i has WORLD.homes[i] and seat 0 began (F8)."""
     opts = {"rounds": 0, "isthmus": True, "start_cash": 100, **options}
-    state = ENGINE.new_game(players, "fuldrigger-test", opts)
+    state = dealt(players, "fuldrigger-test", opts, edition)
     state["phase"] = "play"
     state["turn"] = fresh_turn(seat)
+    if "first" in state:
+        state["first"] = 0
     return state
 
 

@@ -140,19 +140,20 @@ def test_a_laden_ship_sails_towards_a_port_that_buys_its_cargo():
 
 
 def test_an_unknown_reef_is_sailed_round_and_a_known_one_sailed_over():
-    """F18: off Hainan with spices for Europe, the bot's path avoids the Paracels reef while
-    it does not know it, and takes it once it does (the reef is then harmless)."""
+    """F18: in the East China Sea with spices for Europe, the bot's path avoids the Paracels
+    reef while it does not know it, and takes it once it does (the reef is then harmless).
+    (Edition 2's pirate waters, F19, left Hainan's best route by Malacca clear of the reef.)"""
     paths = {}
     for known in (False, True):
         state = rolled(game(2), 10)
         clear_ships(state, 0)
-        put_ship(state, 0, "hainan_1", cargo=cargo("spices", paid=20, carried=10,
-                                                     origin="batavia"))
+        put_ship(state, 0, "east_china_sea_1", cargo=cargo("spices", paid=20, carried=10,
+                                                             origin="batavia"))
         if known:
             state["known_reefs"][0] = [WORLD.reef_letter("reef_paracels")]
         action = best_action(state, 0, random.Random(0))
         assert action["type"] == "move"
-        assert check_path("hainan_1", action["path"], 10) == action["path"]
+        assert check_path("east_china_sea_1", action["path"], 10) == action["path"]
         paths[known] = action["path"]
     assert "reef_paracels" not in paths[False]
     assert "reef_paracels" in paths[True]

@@ -7,7 +7,7 @@ from games.engines.fuldrigger.cards import CARDS, EFFECTS
 from games.engines.fuldrigger.state import fortunes
 from games.engines.fuldrigger.trade import sale_price
 from tests.engines.fuldrigger.fuldrigger_support import (
-    ENGINE, WORLD, IllegalAction, cargo, clear_ships, first, game, of_type, put_ship, rolled,
+    ENGINE, WORLD, IllegalAction, cargo, clear_ships, dealt, first, game, of_type, put_ship, rolled,
     seeded, squares,
 )
 
@@ -63,7 +63,7 @@ def test_deck_shuffled_at_start_hidden_and_turned_each_round():
     card is turned each time the banker's turn comes."""
     orders = {tuple(ENGINE.new_game(2, f"seed{i}", {})["deck"]) for i in range(5)}
     assert len(orders) > 1 and all(sorted(o) == sorted(CARDS) for o in orders)
-    state = ENGINE.new_game(2, "deck", {})
+    state = dealt(2, "deck")
     top = state["deck"][0]
     state, events = ENGINE.apply(state, None, {"type": "draw_card"})
     assert first(events, "card")["card"] == top and state["last_card"] == top
@@ -72,17 +72,17 @@ def test_deck_shuffled_at_start_hidden_and_turned_each_round():
     assert "deck" not in seen and seen["deck_left"] == 27 and seen["last_card"]["id"] == top
 
 
-def test_used_up_deck_is_reshuffled_with_claimed_bounties_void():
-    """F43 when the pile is used up all 28 cards are reshuffled, claimed "first to reach"
-    cards too, which then do nothing."""
+def test_used_up_deck_is_reshuffled_with_claimed_bounties_void_in_edition_1():
+    """F43, edition 1's reading: when the pile is used up all 28 cards are reshuffled, claimed
+    "first to reach" cards too, which then do nothing."""
     bounty = cards_of("first_to_reach")[0]
-    state = game(2)
+    state = game(2, edition=1)
     state["phase"] = "card"
     state["deck"] = []
     state["claimed"] = [bounty]
     state, events = ENGINE.apply(state, None, {"type": "draw_card"})
     assert of_type(events, "reshuffle") and len(state["deck"]) == 27
-    state = game(2)
+    state = game(2, edition=1)
     state["claimed"] = [bounty]
     state, events = draw(state, bounty)
     assert first(events, "card")["void"] and bounty not in state["bounties"]

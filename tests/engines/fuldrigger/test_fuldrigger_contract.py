@@ -39,9 +39,10 @@ def test_engine_members():
         ("fuldrigger", "Fuldrigger", 2, 4)
     options = {o["name"]: o for o in ENGINE.options()}
     assert options["rounds"]["default"] == 0 and options["rounds"]["max"] == 200
-    assert options["isthmus"]["default"] is True
+    assert options["isthmus"]["default"] is False          # a variant: off (edition 2)
     assert options["start_cash"]["min"] == 50 and options["start_cash"]["max"] == 1000
-    assert ENGINE.check_options({}, 3) == {"rounds": 0, "isthmus": True, "start_cash": 100}
+    assert ENGINE.check_options({}, 3) == {"rounds": 0, "isthmus": False, "start_cash": 100}
+    assert ENGINE.check_options({}, 3, edition=1)["isthmus"] is True
     assert ENGINE.check_options({"isthmus": "off", "rounds": "12"}, 2)["isthmus"] is False
     for players in (1, 5, "3", None):
         with pytest.raises(IllegalAction, match="2 to 4"):

@@ -35,7 +35,9 @@ def check_invariants(state):
     for good, data in WORLD.goods.items():
         assert state["tokens"][good] + at_sea.get(good, 0) == data["tokens"]
     assert all(p in WORLD.ports for p in state["fortresses"])
-    assert state["phase"] in ("card", "play", "over")
+    assert state["phase"] in ("homes", "card", "play", "over")
+    if state["phase"] != "homes":
+        assert all(h in WORLD.homes for h in state["homes"])                    # F7
     if state["phase"] == "over":
         assert ENGINE.to_act(state) == [] and ENGINE.is_over(state)
 

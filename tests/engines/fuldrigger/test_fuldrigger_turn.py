@@ -4,8 +4,8 @@ import pytest
 from games.engines.fuldrigger.sailing import reachable
 from games.engines.fuldrigger.state import fortune
 from tests.engines.fuldrigger.fuldrigger_support import (
-    ENGINE, WORLD, IllegalAction, cargo, clear_ships, first, game, of_type, put_ship, rolled,
-    ship_ids,
+    ENGINE, WORLD, IllegalAction, cargo, clear_ships, dealt, first, game, of_type, put_ship,
+    rolled, ship_ids,
 )
 
 
@@ -109,14 +109,14 @@ def test_out_player_is_skipped():
 
 def test_banker_card_opens_every_round():
     """F4 the banker (seat 0) turns a chance card when his turn comes: the system acts first."""
-    state = ENGINE.new_game(3, "banker", {})
+    state = dealt(3, "banker")
     assert state["phase"] == "card"
     assert ENGINE.to_act(state) == [] and ENGINE.system_action(state) == {"type": "draw_card"}
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, 0, {"type": "roll"})
     state, events = ENGINE.apply(state, None, {"type": "draw_card"})
     assert first(events, "card")["round"] == 1
-    assert ENGINE.to_act(state)[0] == 0 or state["skip"] != [False] * 3
+    assert ENGINE.to_act(state)[0] == state["first"] or state["skip"] != [False] * 3
     state = game(2, seat=1)
     rolled(state)
     state, _ = ENGINE.apply(state, 1, {"type": "end_turn"})
@@ -131,7 +131,7 @@ def test_each_player_starts_with_100_ducats():
 
 def test_three_ships_in_the_home_city():
     """F6 each player takes three ships, which start in his home city."""
-    state = ENGINE.new_game(4, "s", {})
+    state = dealt(4, "s")
     for seat in range(4):
         ships = [s for s in state["ships"].values() if s["owner"] == seat]
         assert len(ships) == 3
@@ -139,16 +139,17 @@ def test_three_ships_in_the_home_city():
         assert not any(s["privateer"] or s["cargo"] for s in ships)
 
 
-def test_home_cities_are_the_boards_home_ports_in_seat_order():
-    """F7 reading: seat i has the i-th home port of the board."""
-    state = ENGINE.new_game(4, "s", {})
+def test_home_cities_are_the_boards_home_ports_in_seat_order_in_edition_1():
+    """F7, edition 1's reading: seat i has the i-th home port of the board."""
+    state = ENGINE.new_game(4, "s", {}, edition=1)
     assert state["homes"] == list(WORLD.homes[:4])
     assert len(set(state["homes"])) == 4 and all(WORLD.is_port(h) for h in state["homes"])
 
 
-def test_first_seat_begins_and_play_passes_on():
-    """F8 the first seat begins; then play passes to the next seat, and back to the first."""
-    state = ENGINE.new_game(3, "order", {})
+def test_first_seat_begins_and_play_passes_on_in_edition_1():
+    """F8, edition 1: the first seat begins; then play passes to the next seat, and back to
+    the first."""
+    state = ENGINE.new_game(3, "order", {}, edition=1)
     state, _ = ENGINE.apply(state, None, {"type": "draw_card"})
     state["skip"] = [False] * 3
     seats = []
@@ -253,7 +254,7 @@ def test_legal_moves_list_every_reachable_square():
     assert actions
     number = ship_ids(state, 0)[0]
     mine = [a for a in actions if a["ship"] == number]
-    assert {a["path"][-1] for a in mine} == set(reachable(state["homes"][0], 6))
+    assert {a["path"][-1] for a in mine} == set(reachable(state["homes"][0], 6, True))
     for action in mine[:10]:
         new, events = ENGINE.apply(state, 0, action)
         assert of_type(events, "move")

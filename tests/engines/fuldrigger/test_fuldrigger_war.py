@@ -171,10 +171,10 @@ def test_prize_choice_fortress_or_ship():
     assert {a.get("prize") for a in legal} == {None, defender["id"]}
 
 
-def test_ships_in_port_without_fortress_are_safe():
-    """F39 ships in a port without a fortress can't be attacked; with the defender's fortress
-    they are attacked together with it."""
-    state = rolled(game(2), 3)
+def test_ships_in_port_without_fortress_are_safe_in_edition_1():
+    """F39, edition 1's reading: ships in a port without their owner's fortress can't be
+    attacked (not even where the attacker's own fortress stands)."""
+    state = rolled(game(2, edition=1), 3)
     port, sea = foreign_port(state)
     put_ship(state, 1, port)
     a = put_ship(state, 0, sea, privateer=True)

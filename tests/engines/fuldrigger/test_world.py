@@ -289,12 +289,32 @@ def test_reefs_where_history_put_them():
 
 
 def test_pirate_waters():
-    """F19: Barbary, the Caribbean, Madagascar and Malacca."""
+    """F19: Barbary, the Caribbean, Madagascar's rovers (off the Comoros and the Swahili coast,
+    where they met the shipping) and the Malacca and Sunda passages."""
     pirates = squares("pirates")
-    places = {"Barbary": (-2.0, 35.0), "Caribbean": (-72.0, 19.0), "Madagascar": (49.0, -17.0),
+    places = {"Barbary": (-2.0, 35.0), "Caribbean": (-72.0, 19.0), "Madagascar": (44.0, -12.0),
               "Malacca": (101.0, 3.0)}
     for name, (lon, lat) in places.items():
         assert any(near(s, lon, lat, 9) for s in pirates), name
+
+
+def test_a_fortress_can_protect_every_pirate_square():
+    """F19 (edition 2): every pirate square lies within two squares of a port, so a fortress
+    built along a route keeps its owner safe there, as the original's advice says."""
+    for node in squares("pirates"):
+        assert any(WORLD.is_port(n) for n in WORLD.within(node, 2)), node
+
+
+def test_edition_1_keeps_its_pirate_waters():
+    """F19: a match begun under edition 1 meets pirates where edition 1 put them (nine squares,
+    six of them with no port within two squares)."""
+    old = sorted(n for n in SEA if WORLD.hazard(n, 1) == "pirates")
+    assert len(old) == 9 and old != squares("pirates")
+    unprotected = [n for n in old if not any(WORLD.is_port(m) for m in WORLD.within(n, 2))]
+    assert len(unprotected) == 7
+    for node in SEA:                     # only pirate waters differ between the editions
+        if WORLD.hazard(node, 1) != WORLD.hazard(node):
+            assert "pirates" in (WORLD.hazard(node, 1), WORLD.hazard(node))
 
 
 def test_wind_belts():

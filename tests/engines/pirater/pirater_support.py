@@ -9,14 +9,27 @@ from games.engines.base import IllegalAction
 from games.engines.pirater import ENGINE
 from games.engines.pirater.board import get_board
 
-__all__ = ["ENGINE", "IllegalAction", "game", "place", "only", "rolled", "moves", "move", "seeded_roll",
+__all__ = ["ENGINE", "IllegalAction", "game", "choose_ports", "place", "only", "rolled", "moves", "move", "seeded_roll",
            "ships_of", "node", "cell_of", "treasure_on", "get_board", "play"]
 
 
-def game(players: int = 2, **options) -> dict:
-    """A fresh game (seed fixed) with seat 0 to roll."""
-    state = ENGINE.new_game(players, "pirater-test", options)
+def game(players: int = 2, edition: int = 1, **options) -> dict:
+    """A fresh game (seed fixed) with seat 0 to roll. The hand-placed tests name squares of
+    edition 1's board, so they deal edition 1 unless asked; edition 2's ports are chosen by
+    seat in seat order (seat i takes the i-th free choice)."""
+    state = ENGINE.new_game(players, "pirater-test", options, edition=edition)
+    state = choose_ports(state)
     state["first"] = state["current"] = 0
+    return state
+
+
+def choose_ports(state: dict, pick=None) -> dict:
+    """Edition 2 (P5): play the port choices, each chooser taking `pick(choices)` (default:
+    the first free one)."""
+    while state["phase"] == "ports":
+        seat = state["current"]
+        choices = [a for a in ENGINE.legal_actions(state, seat)]
+        state, _ = ENGINE.apply(state, seat, (pick or (lambda c: c[0]))(choices))
     return state
 
 

@@ -18,7 +18,7 @@ VARIANTS = [
     ({"curse_island": True}, 3),
     ({"hurricane": True}, 2),
     ({"double_board": True}, 5),
-    ({"double_board": True, "double_treasure": "one_only"}, 6),
+    ({"double_board": True, "double_treasure": "both_on_one"}, 6),
     ({"shipwreck": True}, 2),
     ({"powder_ship": True}, 3),
     ({"one_two": True}, 2),

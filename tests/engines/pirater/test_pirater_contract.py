@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.pirater.bots import random_action
-from pirater_support import ENGINE, IllegalAction, game, get_board, rolled
+from pirater_support import ENGINE, IllegalAction, choose_ports, game, get_board, rolled
 
 PACKAGE = Path(__file__).resolve().parents[3] / "games" / "engines" / "pirater"
 
@@ -20,7 +20,7 @@ COMBINATIONS = [
     ({"hurricane": True}, 3),
     ({"double_board": True}, 5),
     ({"double_board": True, "double_treasure": "both_on_one"}, 8),
-    ({"double_board": True, "double_treasure": "one_only", "shipwreck": True}, 6),
+    ({"double_board": True, "double_treasure": "both_on_one", "shipwreck": True}, 6),
     ({"shipwreck": True}, 4),
     ({"powder_ship": True}, 4),
     ({"one_two": True}, 3),
@@ -52,13 +52,14 @@ def check_invariants(state):
     if not state["options"]["flotilla"]:
         assert len(set(alive.values())) == len(alive)
     # the treasures: always the same number, on an island or aboard a ship afloat
-    assert len(state["treasures"]) == {"single": 1}.get(state["board"], len(state["treasures"]))
+    assert len(state["treasures"]) == {"single": 1, "single2": 1}.get(state["board"],
+                                                                      len(state["treasures"]))
     for t in state["treasures"]:
         assert t["ship"] is None or t["ship"] in alive
     # wrecks block: no ship has sailed onto one since (the captor may still be there)
     for seat in state["seats"]:
         afloat = [s for s in state["ships"] if s["seat"] == seat["seat"] and s["at"] is not None]
-        assert seat["out"] == (not afloat)
+        assert seat["out"] == (not afloat) or state["phase"] == "ports"
     if state["phase"] == "over":
         assert ENGINE.to_act(state) == [] and ENGINE.legal_actions(state, 0) == []
     else:
@@ -136,7 +137,7 @@ def test_state_and_events_survive_a_json_round_trip():
 
 def test_view_hides_the_seed_and_carries_the_board():
     """The seed stays secret; the page gets squares, ports, ships and their cells."""
-    state = ENGINE.new_game(2, "a-very-secret-seed", {})
+    state = choose_ports(ENGINE.new_game(2, "a-very-secret-seed", {}))
     for seat in (0, 1, None):
         seen = ENGINE.view(state, seat)
         assert "seed" not in seen and "a-very-secret-seed" not in json.dumps(seen)

@@ -135,11 +135,12 @@ def test_treasure_starts_on_treasure_island():
     assert state["treasures"] == [{"id": 0, "island": 0, "ship": None}]
 
 
-def test_highest_opening_roll_begins_and_ties_roll_again():
-    """P7 everyone rolls both dice; the highest begins; a tie for highest rolls again."""
+def test_highest_opening_roll_begins_and_ties_roll_again_in_edition_1():
+    """P7, edition 1: everyone rolls both dice; the highest begins; a tie for highest rolls
+    again (edition 2 orders every seat, test_pirater_edition2)."""
     saw_tie = False
     for k in range(60):
-        state = ENGINE.new_game(4, f"open-{k}", {})
+        state = ENGINE.new_game(4, f"open-{k}", {}, edition=1)
         rolls = [e for e in state["start"] if e["type"] == "start_roll"]
         assert all(len(e["dice"]) == 2 for e in rolls)
         first = state["start"][-1]
@@ -160,8 +161,8 @@ def test_highest_opening_roll_begins_and_ties_roll_again():
 
 
 def test_play_passes_clockwise_and_the_round_counts_returns_to_the_first():
-    """P7 play passes clockwise (seat order follows the ports clockwise)."""
-    state = ENGINE.new_game(3, "clockwise", {})
+    """P7 play passes clockwise (edition 1: seat order follows the ports clockwise)."""
+    state = ENGINE.new_game(3, "clockwise", {}, edition=1)
     first = state["current"]
     seen = [first]
     while len(seen) < 4:
