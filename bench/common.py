@@ -156,7 +156,7 @@ class Servers:
     @property
     def layout(self) -> str:
         return (f"gunicorn config.wsgi, {self.http_workers} gthread worker(s) × {self.threads} threads "
-                f"(DB_CONN_MAX_AGE={CONN_MAX_AGE}); {self.daphnes} Daphne for /ws/; Celery worker --beat "
+                f"and {self.daphnes} Daphne for /ws/, DB_CONN_MAX_AGE={CONN_MAX_AGE}; a Celery worker --beat "
                 f"--concurrency=2")
 
     def _start(self, name, args, **extra_env):
@@ -173,7 +173,8 @@ class Servers:
             "--keep-alive", "75", "--log-level", "warning"], DB_CONN_MAX_AGE=CONN_MAX_AGE))
         for number, port in enumerate(self.ws_ports):
             self.web_procs.append(self._start(f"daphne-{number}", [
-                str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]))
+                str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+                DB_CONN_MAX_AGE=CONN_MAX_AGE))
         self._start("celery", [str(VENV_BIN / "celery"), "-A", "config", "worker", "--beat",
                                "--loglevel=warning", "--concurrency=2", "-n", f"bench-{self.port}@%h"])
         self.wait_ready()
@@ -254,6 +255,7 @@ def setup_django() -> None:
     the servers are the ones that use Redis."""
     os.environ.pop("REDIS_URL", None)
     os.environ.update(env(redis=False))
+    os.environ["DB_CONN_MAX_AGE"] = CONN_MAX_AGE  # as the servers: latency compares the two
     import django
 
     django.setup()

@@ -41,7 +41,10 @@ def _measure_game(client, game: str) -> dict:
     keys = {u.pk: ApiToken.issue(u)[1] for u in users}
     table = Table(game, users, keys)
     rnd = random.Random(11)
-    post_ms, floor_ms, read_ms, bare_ms, errors, matches = [], [], [], [], [], 1
+    from django.test import Client
+
+    local = Client()
+    post_ms, floor_ms, read_ms, bare_ms, local_ms, errors, matches = [], [], [], [], [], [], 1
     turn = None  # (seat, version, actions) when known from the last response
 
     def auth(seat):
@@ -77,6 +80,11 @@ def _measure_game(client, game: str) -> dict:
         start = time.perf_counter()
         client.get("/api/me", headers=auth(seat))
         floor_ms.append((time.perf_counter() - start) * 1e3)
+        # The same view in this process (Django's test client, no server, no socket), at once:
+        # what the server adds to a request, measured side by side.
+        start = time.perf_counter()
+        local.get("/api/me", headers=auth(seat))
+        local_ms.append((time.perf_counter() - start) * 1e3)
         start = time.perf_counter()
         read = client.get(f"/api/matches/{table.match_id}", headers=auth(seat))
         read_ms.append((time.perf_counter() - start) * 1e3)
@@ -86,7 +94,7 @@ def _measure_game(client, game: str) -> dict:
         if read.json()["status"] != "running":
             table.new_match()
             matches, turn = matches + 1, None
-    return {"post": post_ms, "floor": floor_ms, "read": read_ms, "bare": bare_ms, "errors": errors,
+    return {"post": post_ms, "floor": floor_ms, "local": local_ms, "read": read_ms, "bare": bare_ms, "errors": errors,
             "matches": matches}
 
 
@@ -126,6 +134,11 @@ def measure(servers) -> list[Figure]:
     figures.append(Figure("http_floor_p50_ms", round(floor, 2), "ms", f"<= {FLOOR_TARGET}", floor <= FLOOR_TARGET,
                           note=f"GET /api/me with a token, one kept-alive connection, the quiet server "
                                f"({servers.layout}); {sum(len(r['floor']) for r in raw.values())} requests"))
+    local = median([ms for r in raw.values() for ms in r["local"]])
+    figures.append(Figure("http_floor_vs_in_process", round(floor / local, 2), "ratio", baseline=round(local, 2),
+                          compared_with="p50 ms of the same GET /api/me through Django's test client in the "
+                                        "bench process (no server), interleaved",
+                          note="what the server adds to the view's own time; under Daphne alone it was about 4"))
     figures.append(Figure("http_bare_p50_ms", round(median([r["bare"] for r in results.values()]), 2), "ms",
                           note="GET /api/openapi.json: no token, no database — the cost of any request"))
     figures.append(Figure("http_read_p50_ms", round(median([r["read"] for r in results.values()]), 2), "ms",
