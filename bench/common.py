@@ -175,15 +175,16 @@ class Servers:
             self.web_procs.append(self._start(f"daphne-{number}", [
                 str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
                 DB_CONN_MAX_AGE=CONN_MAX_AGE))
-        self._start("celery", [str(VENV_BIN / "celery"), "-A", "config", "worker", "--beat",
+        self.worker = self._start("celery", [str(VENV_BIN / "celery"), "-A", "config", "worker", "--beat",
                                "--loglevel=warning", "--concurrency=2", "-n", f"bench-{self.port}@%h"])
         self.wait_ready()
         return self
 
-    def pids(self) -> list[int]:
-        """The web processes and their children (gunicorn's workers), for CPU accounting."""
+    def pids(self, web: bool = True) -> list[int]:
+        """The web processes and their children (gunicorn's workers), or the Celery worker and
+        its pool, for CPU accounting."""
         out = []
-        for proc in self.web_procs:
+        for proc in self.web_procs if web else [self.worker]:
             out.append(proc.pid)
             try:
                 children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()

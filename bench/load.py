@@ -296,13 +296,14 @@ async def _main(run: Run, tables: list[Table], users: list) -> None:
             await asyncio.sleep(0.1)
         run.ramp_seconds = time.perf_counter() - ramp
         run.ready_at_start = run.open_tables
-        cpu = _cpu_seconds(run.web_pids), resource.getrusage(resource.RUSAGE_SELF)
+        cpu = _cpu_seconds(run.web_pids), resource.getrusage(resource.RUSAGE_SELF), _cpu_seconds(run.worker_pids)
         run.started = time.perf_counter()
         run.ended = run.started + run.seconds
         run.go.set()
         await asyncio.sleep(run.seconds)
         own = resource.getrusage(resource.RUSAGE_SELF)
         run.daphne_cpu = (_cpu_seconds(run.web_pids) - cpu[0]) / run.seconds
+        run.worker_cpu = (_cpu_seconds(run.worker_pids) - cpu[2]) / run.seconds
         run.client_cpu = (own.ru_utime + own.ru_stime - cpu[1].ru_utime - cpu[1].ru_stime) / run.seconds
         run.stop = True
         stopped = time.perf_counter()
@@ -364,7 +365,7 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
 
     phases["setup"] = time.perf_counter() - t0
     run = Run(servers.base, servers.ws_bases, seconds)
-    run.web_pids = servers.pids()
+    run.web_pids, run.worker_pids = servers.pids(), servers.pids(web=False)
     t0 = time.perf_counter()
     asyncio.run(_main(run, tables, users))
     phases.update(ramp=run.ramp_seconds, play=seconds, drain=run.drain_seconds,
@@ -423,6 +424,9 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
     kinds = Counter(re.sub(r"\d+", "N", e)[:120] for e in run.errors + socket_errors)
 
     rate = len(run.posts) / seconds
+
+    def cpu_per_action(share):
+        return f"{share * 1e3 / rate:.0f}" if rate else "—"
     p50, p99 = median(run.posts), percentile(run.posts, 99)
     live50, live99 = median(live_ms), percentile(live_ms, 99)
     context = (f"{matches} tables ({', '.join(GAMES)} alternately, 2 players each), {seconds:.0f} s; "
@@ -430,7 +434,9 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
                f"handshakes retried) before the clock started; sockets drained for {run.drain_seconds:.0f} s after the stop; {len(all_matches)} matches played, {finished} finished; {commits} actions committed, "
                f"{run.stale} refused as stale (409, the other player moved first); "
                f"the web processes ({servers.layout}) used {daphne_cpu:.0%} of a core, the clients "
-               f"{client_cpu:.0%}; event-loop lag p50 "
+               f"{client_cpu:.0%}, the worker {run.worker_cpu:.0%}: per action answered in the window, "
+               f"{cpu_per_action(daphne_cpu)} ms of CPU in the web processes and "
+               f"{cpu_per_action(run.worker_cpu)} ms in the worker; event-loop lag p50 "
                f"{median(run.lag) or 0:.0f} ms, p99 {percentile(run.lag, 99) or 0:.0f} ms")
     lost = never
     if label:
@@ -443,7 +449,7 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
         Figure("load_actions_per_s", round(rate, 1), "actions/s", f">= {RATE_TARGET}", rate >= RATE_TARGET,
                note=context,
                detail={"matches": len(all_matches), "finished": finished, "daphne_cpu": daphne_cpu,
-                       "client_cpu": client_cpu, "layout": servers.layout, "lag_p50_ms": median(run.lag), "stale": run.stale,
+                       "client_cpu": client_cpu, "worker_cpu": run.worker_cpu, "layout": servers.layout, "lag_p50_ms": median(run.lag), "stale": run.stale,
                        "ramp_seconds": run.ramp_seconds, "handshake_retries": run.retries[:20],
                        "phases_seconds": {k: round(v, 1) for k, v in phases.items()},
                        "lag_p99_ms": percentile(run.lag, 99)}),
