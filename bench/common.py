@@ -132,9 +132,9 @@ TIMESTAMP = re.compile(r"^\[[^]]*\] ?")
 # (config/wsgi.py, persistent database connections), Daphne serves the match sockets, and one
 # Celery worker with beat runs the jobs. A reverse proxy would route /ws/ to Daphne; the bench's
 # clients talk to each port directly.
-HTTP_WORKERS = 2
-HTTP_THREADS = 4
-DAPHNES = 2
+HTTP_WORKERS = int(os.environ.get("BENCH_HTTP_WORKERS", "2"))  # to try other layouts
+HTTP_THREADS = int(os.environ.get("BENCH_HTTP_THREADS", "4"))
+DAPHNES = int(os.environ.get("BENCH_DAPHNES", "2"))
 CONN_MAX_AGE = "60"
 
 
