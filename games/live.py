@@ -1,9 +1,11 @@
 """Telling connected browsers that a match changed. Messages carry only the match id and its
-version: each socket renders its own viewer's parts, so no secret rides on the channel layer."""
+version: each socket renders its own viewer's parts, so no secret rides on the channel layer.
+`sent_at` lets a socket skip a message about a change that its last render already showed."""
 import asyncio
 import logging
 import os
 import threading
+import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -57,7 +59,8 @@ def broadcast(match_id, version) -> None:
     if layer is None:
         return
     try:
-        _group_send(layer, group_name(match_id), {"type": "match.changed", "version": version})
+        _group_send(layer, group_name(match_id), {"type": "match.changed", "version": version,
+                                                    "sent_at": time.time()})
     except Exception:  # the move is committed; browsers catch up when the layer is back
         log.warning("could not broadcast match %s version %s", match_id, version, exc_info=True)
 
@@ -67,6 +70,6 @@ def broadcast_chat(match_id) -> None:
     if layer is None:
         return
     try:
-        _group_send(layer, group_name(match_id), {"type": "match.chat"})
+        _group_send(layer, group_name(match_id), {"type": "match.chat", "sent_at": time.time()})
     except Exception:
         log.warning("could not broadcast the chat of match %s", match_id, exc_info=True)
