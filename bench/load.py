@@ -125,7 +125,8 @@ async def _socket(run: Run, player: Player, match_id: int, ready: asyncio.Event)
     while failures < 3:
         try:
             async with run.handshakes:
-                ws = await connect(url, origin=run.base, additional_headers={"Cookie": f"sessionid={player.cookie}"},
+                # The page's own origin, as a browser behind the proxy sends it (one host:port).
+                ws = await connect(url, origin=ws_base, additional_headers={"Cookie": f"sessionid={player.cookie}"},
                                    max_size=None, open_timeout=60, ping_interval=None)
                 message = await ws.recv()
         except asyncio.CancelledError:
