@@ -7,6 +7,7 @@ import os
 import re
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from games.models import Match
 from tests.conftest import client_for, make_user
 
 ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(os.sys.executable).parent
+BIN = Path(sys.executable).parent
 VERSION = re.compile(r'data-version="(\d+)"')
 pytestmark = pytest.mark.django_db(transaction=True)
 
