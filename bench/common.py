@@ -130,30 +130,70 @@ def free_port() -> int:
 TIMESTAMP = re.compile(r"^\[[^]]*\] ?")
 
 
-class Servers:
-    """Daphne serving config.asgi:application and a Celery worker with beat, as `make run` starts
-    them with REDIS_URL set; their output goes to files shown when something fails."""
+# The layout README.md recommends for one 2-core machine: gunicorn's threaded workers serve HTTP
+# (config/wsgi.py, persistent database connections), Daphne serves the match sockets, and one
+# Celery worker with beat runs the jobs. A reverse proxy would route /ws/ to Daphne; the bench's
+# clients talk to each port directly.
+HTTP_WORKERS = int(os.environ.get("BENCH_HTTP_WORKERS", "2"))  # to try other layouts
+HTTP_THREADS = int(os.environ.get("BENCH_HTTP_THREADS", "4"))
+DAPHNES = int(os.environ.get("BENCH_DAPHNES", "2"))
+CONN_MAX_AGE = "60"
 
-    def __init__(self):
+
+class Servers:
+    """The site as production runs it (see HTTP_WORKERS above): `base` is the HTTP server,
+    `ws_bases` the Daphne processes (sockets are spread over them, as a proxy would), each
+    process's output in a file shown when something fails."""
+
+    def __init__(self, http_workers: int = HTTP_WORKERS, daphnes: int = DAPHNES, threads: int = HTTP_THREADS):
+        self.http_workers, self.daphnes, self.threads = http_workers, daphnes, threads
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_ports = [free_port() for _ in range(daphnes)]
+        self.ws_bases = [f"http://127.0.0.1:{port}" for port in self.ws_ports]
         self.logs = Path(tempfile.mkdtemp(prefix="tradewinds-bench-"))
         self.procs: list[subprocess.Popen] = []
+        self.web_procs: list[subprocess.Popen] = []  # HTTP and Daphne: whose CPU the load test reports
 
-    def _start(self, name, args):
+    @property
+    def layout(self) -> str:
+        return (f"gunicorn config.wsgi, {self.http_workers} gthread worker(s) × {self.threads} threads "
+                f"and {self.daphnes} Daphne for /ws/, DB_CONN_MAX_AGE={CONN_MAX_AGE}; a Celery worker --beat "
+                f"--concurrency=2")
+
+    def _start(self, name, args, **extra_env):
         out = open(self.logs / f"{name}.log", "w")
-        proc = subprocess.Popen(args, cwd=ROOT, env=env(redis=True), stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(args, cwd=ROOT, env=env(redis=True) | extra_env, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
         self.procs.append(proc)
         return proc
 
     def __enter__(self):
-        self._start("daphne", [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(self.port),
-                               "config.asgi:application"])
-        self._start("celery", [str(VENV_BIN / "celery"), "-A", "config", "worker", "--beat",
+        self.web_procs.append(self._start("gunicorn", [
+            str(VENV_BIN / "gunicorn"), "config.wsgi:application", "-b", f"127.0.0.1:{self.port}",
+            "-k", "gthread", "--workers", str(self.http_workers), "--threads", str(self.threads),
+            "--keep-alive", "75", "--log-level", "warning"], DB_CONN_MAX_AGE=CONN_MAX_AGE))
+        for number, port in enumerate(self.ws_ports):
+            self.web_procs.append(self._start(f"daphne-{number}", [
+                str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+                DB_CONN_MAX_AGE=CONN_MAX_AGE))
+        self.worker = self._start("celery", [str(VENV_BIN / "celery"), "-A", "config", "worker", "--beat",
                                "--loglevel=warning", "--concurrency=2", "-n", f"bench-{self.port}@%h"])
         self.wait_ready()
         return self
+
+    def pids(self, web: bool = True) -> list[int]:
+        """The web processes and their children (gunicorn's workers), or the Celery worker and
+        its pool, for CPU accounting."""
+        out = []
+        for proc in self.web_procs if web else [self.worker]:
+            out.append(proc.pid)
+            try:
+                children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+            except OSError:
+                children = []
+            out.extend(int(c) for c in children)
+        return out
 
     def wait_ready(self, timeout=60):
         import httpx
@@ -164,12 +204,13 @@ class Servers:
                 if proc.poll() is not None:
                     raise RuntimeError(f"a server process ended early:\n{self.tail()}")
             try:
-                if httpx.get(self.base + "/api/openapi.json", timeout=2).status_code == 200:
+                if all(httpx.get(base + "/api/openapi.json", timeout=2).status_code == 200
+                       for base in [self.base, *self.ws_bases]):
                     return
             except httpx.HTTPError:
                 pass
             time.sleep(0.2)
-        raise RuntimeError(f"Daphne did not answer in {timeout} s:\n{self.tail()}")
+        raise RuntimeError(f"The servers did not answer in {timeout} s:\n{self.tail()}")
 
     def tail(self, lines=30) -> str:
         out = []
@@ -217,6 +258,7 @@ def setup_django() -> None:
     the servers are the ones that use Redis."""
     os.environ.pop("REDIS_URL", None)
     os.environ.update(env(redis=False))
+    os.environ["DB_CONN_MAX_AGE"] = CONN_MAX_AGE  # as the servers: latency compares the two
     import django
 
     django.setup()

@@ -18,6 +18,7 @@ from bench.players import choose
 SAMPLES = 80
 GAMES = {"fuldrigger": {"rounds": 0, "start_cash": 1000}, "pirater": {}}
 TARGET = 3
+FLOOR_TARGET = 5  # ms
 
 
 class Table:
@@ -40,7 +41,10 @@ def _measure_game(client, game: str) -> dict:
     keys = {u.pk: ApiToken.issue(u)[1] for u in users}
     table = Table(game, users, keys)
     rnd = random.Random(11)
-    post_ms, floor_ms, read_ms, bare_ms, errors, matches = [], [], [], [], [], 1
+    from django.test import Client
+
+    local = Client()
+    post_ms, floor_ms, read_ms, bare_ms, local_ms, errors, matches = [], [], [], [], [], [], 1
     turn = None  # (seat, version, actions) when known from the last response
 
     def auth(seat):
@@ -76,6 +80,11 @@ def _measure_game(client, game: str) -> dict:
         start = time.perf_counter()
         client.get("/api/me", headers=auth(seat))
         floor_ms.append((time.perf_counter() - start) * 1e3)
+        # The same view in this process (Django's test client, no server, no socket), at once:
+        # what the server adds to a request, measured side by side.
+        start = time.perf_counter()
+        local.get("/api/me", headers=auth(seat))
+        local_ms.append((time.perf_counter() - start) * 1e3)
         start = time.perf_counter()
         read = client.get(f"/api/matches/{table.match_id}", headers=auth(seat))
         read_ms.append((time.perf_counter() - start) * 1e3)
@@ -85,7 +94,7 @@ def _measure_game(client, game: str) -> dict:
         if read.json()["status"] != "running":
             table.new_match()
             matches, turn = matches + 1, None
-    return {"post": post_ms, "floor": floor_ms, "read": read_ms, "bare": bare_ms, "errors": errors,
+    return {"post": post_ms, "floor": floor_ms, "local": local_ms, "read": read_ms, "bare": bare_ms, "errors": errors,
             "matches": matches}
 
 
@@ -96,6 +105,7 @@ def measure(servers) -> list[Figure]:
     with httpx.Client(base_url=servers.base, timeout=30) as client:
         for game in GAMES:
             results[game] = _measure_game(client, game)
+    raw = {game: dict(r) for game, r in results.items()}
     figures = []
     worst = None
     for game, r in results.items():
@@ -120,6 +130,15 @@ def measure(servers) -> list[Figure]:
         baseline=round(w["floor"], 2),
         compared_with="p50 ms of GET /api/me (same token, same server, interleaved)",
         note=f"{w['game']}; {errors} failed actions" + (f": {results[w['game']]['errors'][:3]}" if errors else "")))
+    floor = median([ms for r in raw.values() for ms in r["floor"]])
+    figures.append(Figure("http_floor_p50_ms", round(floor, 2), "ms", f"<= {FLOOR_TARGET}", floor <= FLOOR_TARGET,
+                          note=f"GET /api/me with a token, one kept-alive connection, the quiet server "
+                               f"({servers.layout}); {sum(len(r['floor']) for r in raw.values())} requests"))
+    local = median([ms for r in raw.values() for ms in r["local"]])
+    figures.append(Figure("http_floor_vs_in_process", round(floor / local, 2), "ratio", baseline=round(local, 2),
+                          compared_with="p50 ms of the same GET /api/me through Django's test client in the "
+                                        "bench process (no server), interleaved",
+                          note="what the server adds to the view's own time; under Daphne alone it was about 4"))
     figures.append(Figure("http_bare_p50_ms", round(median([r["bare"] for r in results.values()]), 2), "ms",
                           note="GET /api/openapi.json: no token, no database — the cost of any request"))
     figures.append(Figure("http_read_p50_ms", round(median([r["read"] for r in results.values()]), 2), "ms",

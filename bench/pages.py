@@ -12,15 +12,17 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from html.parser import HTMLParser
 from urllib.parse import urldefrag, urljoin, urlparse
 
-from bench.common import PASSWORD, Figure, make_users, start_match
+from bench.common import PASSWORD, Figure, make_users, median, start_match
 
 PLAYERS = 4
 OPTIONS = {"fuldrigger": {"rounds": 0, "start_cash": 1000}}
 ACTIONS_IN = {"fuldrigger": 120, "pirater": 30}
 FIRST_TARGET, ACTION_TARGET = 150 * 1024, 15 * 1024
+TTFB_SAMPLES, TTFB_TARGET = 21, 100  # ms
 
 
 class Assets(HTMLParser):
@@ -90,6 +92,14 @@ def _measure_game(servers, game: str) -> dict:
 
         login(client, player.username, PASSWORD)
         page = client.get(f"/matches/{match.pk}/")
+        # Time to the first byte of the match page, on the quiet server: when the response's
+        # headers arrive (the server sends them once the page is rendered).
+        out["ttfb_ms"] = []
+        for _ in range(TTFB_SAMPLES):
+            start = time.perf_counter()
+            with client.stream("GET", f"/matches/{match.pk}/") as response:
+                out["ttfb_ms"].append((time.perf_counter() - start) * 1e3)
+                response.read()
         out["page_status"] = page.status_code
         out["html"] = wire_bytes(page)
         out["html_encoding"] = page.headers.get("content-encoding", "identity")
@@ -147,6 +157,12 @@ def measure(servers) -> list[Figure]:
             note=f"HTML {r['html'] / 1024:.1f} KB ({r['html_encoding']}, {r['html_plain'] / 1024:.1f} KB plain) "
                  f"at version {r['version']}; {assets}" + (f"; errors: {r['errors']}" if r["errors"] else ""),
             detail={k: v for k, v in r.items() if k != "errors"} | {"errors": r["errors"]}))
+        ttfb = median(r["ttfb_ms"])
+        figures.append(Figure(
+            f"page_ttfb_p50_ms.{game}", round(ttfb, 1), "ms", f"<= {TTFB_TARGET}", ok and ttfb <= TTFB_TARGET,
+            note=f"GET /matches/<id>/ as a logged-in player at version {r['version']}, time to the response's "
+                 f"headers, {len(r['ttfb_ms'])} requests on one connection; max {max(r['ttfb_ms']):.0f} ms",
+            detail={"samples_ms": [round(x, 1) for x in r["ttfb_ms"]]}))
         figures.append(Figure(
             f"page_bytes_action.{game}", r["action"], "bytes", f"<= {ACTION_TARGET // 1024} KB",
             r["action_status"] == 200 and r["action"] <= ACTION_TARGET,

@@ -49,6 +49,8 @@ def main(argv=None) -> int:
     parser.add_argument("--only", default=",".join(PARTS), help="comma-separated parts to run")
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the load test")
     parser.add_argument("--matches", type=int, default=200, help="matches played at once in the load test")
+    parser.add_argument("--no-scaling", action="store_true",
+                        help="skip the second load test on one HTTP worker and one Daphne (processes_1)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results.json"))
     args = parser.parse_args(argv)
     parts = [p for p in args.only.split(",") if p]
@@ -81,7 +83,7 @@ def main(argv=None) -> int:
             failures.append(f"{name}: {traceback.format_exc()}")
             print(f"[bench] {name} failed:\n{traceback.format_exc()}", flush=True)
             got = [Figure(f"{name}_failed", None, "", "runs", False, note="see the traceback above")]
-        timings[name] = round(time.monotonic() - t0, 1)
+        timings[name] = round(timings.get(name, 0) + time.monotonic() - t0, 1)
         for figure in got:
             print(f"    {figure.name} = {figure.value} {figure.unit}", flush=True)
         figures.extend(got)
@@ -104,6 +106,17 @@ def main(argv=None) -> int:
                 part("load", servers, args.seconds, args.matches)
                 part("socket_spam", servers)
                 server_errors = servers.errors()
+            if "load" in parts and not args.no_scaling:
+                # How it scales: the same load on one HTTP worker and one Daphne, and on the
+                # recommended layout (two of each), against the same PostgreSQL and Redis.
+                main_rate = next((f for f in figures if f.name == "load_actions_per_s"), None)
+                if main_rate is not None and common.HTTP_WORKERS == common.DAPHNES == 2:
+                    figures.append(Figure("load_actions_per_s.processes_2", main_rate.value, "actions/s",
+                                          note="the load_actions_per_s run above: " + servers.layout))
+                common.flush_redis()
+                with common.Servers(http_workers=1, daphnes=1) as single:
+                    part("load", single, args.seconds, args.matches, "processes_1")
+                    server_errors += single.errors()
             if server_errors:
                 print("[bench] the servers logged errors:\n  " + "\n  ".join(server_errors[:20]), flush=True)
             info["server_errors"] = server_errors[:50]

@@ -67,11 +67,11 @@ async def _send_all(ws, closed_error) -> dict:
 def measure(servers) -> list[Figure]:
     users = make_users("spam-", 2)
     match = start_match("fuldrigger", users, {"rounds": 0, "start_cash": 1000})
-    pid = servers.procs[0].pid  # Daphne
-    url = servers.base.replace("http://", "ws://") + f"/ws/matches/{match.pk}/"
+    pid = servers.web_procs[1].pid  # the first Daphne (web_procs[0] is the HTTP server)
+    url = servers.ws_bases[0].replace("http://", "ws://") + f"/ws/matches/{match.pk}/"
 
     async def run():
-        opened = await _spam(url, servers.base)
+        opened = await _spam(url, servers.ws_bases[0])
         before = await asyncio.to_thread(_settled, pid)
         result = await _send_all(opened["ws"], opened["ConnectionClosed"])
         after = await asyncio.to_thread(_settled, pid)

@@ -1,8 +1,10 @@
 """Renders a match for one viewer: the whole page, the live part an action or a socket swaps in.
 The same templates serve all three, so a player sees the same thing however it arrived."""
 import zoneinfo
+from types import SimpleNamespace
 
 from django.template.loader import render_to_string, select_template
+from django.utils.functional import SimpleLazyObject
 from django.utils import timezone, translation
 
 from accounts.models import Vacation
@@ -23,9 +25,6 @@ def match_context(match: Match, user, *, error: str | None = None) -> dict:
     my_turn = (match.status == Match.RUNNING and number is not None and number in match.turn_seats)
     legal = engine.legal_actions(match.state, number) if my_turn else []
     seats = sorted(match.seats.all(), key=lambda s: (s.number is None, s.number, s.joined_at))
-    now = timezone.now()
-    away = {v.user_id: v for v in Vacation.objects.filter(user__in=[s.user_id for s in seats],
-                                                           starts_at__lte=now, ends_at__gt=now)}
     return {
         "user": user,
         "match": match,
@@ -35,18 +34,30 @@ def match_context(match: Match, user, *, error: str | None = None) -> dict:
         "seats": seats,
         "names": selectors.seat_names(match),
         "colours": [s.colour for s in seats],
-        "away": away if match.allow_vacation else {},
+        "away": players_away(seats) if match.allow_vacation else {},
         "free_colours": [c for c in Seat.COLOURS if c not in {s.colour for s in seats}],
         "view": view,
         "legal": legal,
         "my_turn": my_turn,
         "log_lines": selectors.log_lines(match, number) if match.state is not None else [],
         "error": error,
-        "chat": selectors.chat_messages(match, user),
+        # Only the whole page shows the chat (the live part a socket or an action renders does
+        # not): read it only if the template asks.
+        "chat": SimpleLazyObject(lambda: selectors.chat_messages(match, user)),
         "can_chat": selectors.can_chat(match, user),
         "live_template": game_template(match.game, "partials/live.html").template.name,
         "board_template": game_template(match.game, "board.html").template.name,
     }
+
+
+def players_away(seats) -> dict:
+    """The seats' players on vacation now, by user id, each with `ends_at`. Seats read by
+    selectors.match_get know it already (`away_until`); others cost one query."""
+    if all(hasattr(s, "away_until") for s in seats):
+        return {s.user_id: SimpleNamespace(ends_at=s.away_until) for s in seats if s.away_until is not None}
+    now = timezone.now()
+    return {v.user_id: v for v in Vacation.objects.filter(user__in=[s.user_id for s in seats],
+                                                           starts_at__lte=now, ends_at__gt=now)}
 
 
 def render_live(match: Match, user, *, request=None, error=None, browser_language=None) -> str:

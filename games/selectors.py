@@ -1,20 +1,34 @@
 """Reads the pages, the API and the socket need. Everything shown to a person goes through
 `engine.view(state, seat)`: the raw state (and its seed) never reaches a template."""
-from django.db.models import Q
+from django.db.models import OuterRef, Prefetch, Q, Subquery
+from django.db.models.functions import Now
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name
 from games.engines import get_engine
 from games.errors import NotAllowed, NotFound
-from games.models import Match, finish_reason_display
+from games.models import Match, Seat, finish_reason_display
 
 LOG_LINES = 30
 
 
+def _seats_with_players():
+    """A match's seats with their users and profiles in one query (not three: the match page,
+    the API and every socket render read them), each with `away_until`, the end of the
+    vacation its player is on now (None when at home), so the live part needs no query of its
+    own for it."""
+    from accounts.models import Vacation
+
+    away = Vacation.objects.filter(user=OuterRef("user_id"), starts_at__lte=Now(), ends_at__gt=Now())
+    return Seat.objects.select_related("user__profile").annotate(
+        away_until=Subquery(away.order_by("starts_at").values("ends_at")[:1]))
+
+
 def match_get(*, match_id) -> Match:
     try:
-        return Match.objects.select_related("creator").prefetch_related("seats__user__profile").get(pk=match_id)
+        return (Match.objects.select_related("creator").prefetch_related(Prefetch("seats", _seats_with_players()))
+                .get(pk=match_id))
     except (Match.DoesNotExist, ValueError, TypeError):
         raise NotFound(_("No such match.")) from None
 

@@ -1,0 +1,8 @@
+"""The HTTP side of the site for a WSGI server (gunicorn in production: see README). WebSockets
+are Daphne's (config/asgi.py); a proxy sends /ws/ there and everything else here."""
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+application = get_wsgi_application()
