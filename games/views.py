@@ -417,8 +417,8 @@ def chat_post(request, match_id):
         error, status = exc.message, exc.status
     if request.htmx:
         return HttpResponse(panels.render_chat(match, request.user, error=error), status=status)
-    if error:
-        messages.error(request, error)
+    if error:  # refused without a script too: a 4xx that says why, and nothing kept
+        return render(request, "games/error.html", {"message": error}, status=status)
     return redirect(match)
 
 

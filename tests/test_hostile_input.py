@@ -301,12 +301,13 @@ def test_the_action_form_refuses_extra_keys_for_a_game_that_declares_its_actions
     assert stored() == before
 
 
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-script"])
 @pytest.mark.parametrize("text, says", [("a\x00b", "control"), ("ring \x07", "control"), ("a\r\nb", "control"),
                                         (FIVE_MB, "too large")])
-def test_chat_refuses_control_characters_and_huge_bodies(player, race_match, text, says):
+def test_chat_refuses_control_characters_and_huge_bodies(player, race_match, text, says, htmx):
     before = stored()
-    response = client_for(player).post(reverse("chat_post", args=[race_match.pk]), {"text": text},
-                                       HTTP_HX_REQUEST="true")
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = client_for(player).post(reverse("chat_post", args=[race_match.pk]), {"text": text}, **headers)
     assert_refused_page(response, says=says)
     assert stored() == before
 
