@@ -15,6 +15,7 @@ from games.engines import get_engine
 from games.history import match_export
 from games.models import ActionLog, ChatMessage, Match, Seat
 from tests.conftest import client_for
+from tests.pirater.pirater_pages_support import choose_ports
 
 DEEP = "[" * 100_000 + "]" * 100_000
 FIVE_MB = "a" * 5_000_000
@@ -181,8 +182,7 @@ def test_a_legal_roll_with_junk_is_logged_without_it(client, keys, race_match):
 def pirater_match(player, opponent):
     match = services.match_create(creator=player, game="pirater", seats=2)
     services.match_join(match_id=match.pk, user=opponent)
-    match.refresh_from_db()
-    return match
+    return choose_ports(match)  # edition 2 (P5): ports first
 
 
 def _mover(match, player, opponent):

@@ -9,6 +9,7 @@ from accounts.models import ApiToken
 from games import services
 from games.engines import get_engine
 from tests.conftest import client_for, make_user
+from tests.fuldrigger.fuldrigger_pages_support import choose_homes
 
 pytestmark = pytest.mark.django_db
 
@@ -19,6 +20,7 @@ def _fuldrigger_three(django_capture_on_commit_callbacks):
         match = services.match_create(creator=dora, game="fuldrigger", seats=3)
         services.match_join(match_id=match.pk, user=erik)
         services.match_join(match_id=match.pk, user=finn)
+        choose_homes(match)  # edition 2 (F7): home cities first, then the opening chance card
     match.refresh_from_db()
     return match
 

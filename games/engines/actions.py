@@ -30,6 +30,7 @@ def fields(required=(), **properties) -> dict:
 SIDE = {"type": "object", "additionalProperties": False, "maxProperties": 3,
         "properties": {"ducats": WHOLE, "ships": WHOLES, "fortresses": NAMES}}
 FULDRIGGER = {
+    "choose_home": fields(["city"], city=NAME),   # edition 2's opening (F7)
     "roll": NOTHING,
     "end_turn": NOTHING,
     "move": fields(["ship", "path"], ship=WHOLE, path=NAMES),
@@ -53,10 +54,12 @@ FULDRIGGER = {
 
 # Pirater (rules digest P1–P28): games/engines/pirater/rules.py apply.
 PIRATER = {
+    "choose_port": fields(["port"], port=WHOLE),   # edition 2's opening (P5/P7)
     "roll": NOTHING,
-    "declare_powder": fields(["ship"], ship=WHOLE),
+    "declare_powder": fields(["ship"], ship=WHOLE, confirm={"type": "boolean"}),   # P24
+    "load": fields(["ship"], ship=WHOLE),   # P12, edition 2: at an anchorage the ship stands on
     "move": fields(["die", "ship", "direction"], die=WHOLE, ship=WHOLE, direction=NAME,
-                   split={"type": "boolean"},
+                   split={"type": "boolean"}, load={"type": "boolean"},
                    to={"type": "array", "items": WHOLE, "minItems": 2, "maxItems": 2, "readOnly": True}),
 }
 

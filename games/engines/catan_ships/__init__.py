@@ -5,6 +5,7 @@ extension rules above four) and the ships variant (rules digest C1-C20).
 board, the cached geometry), state.py (options, a new game), rules.py (turn, legality, apply),
 view.py (view, standings, events in words), book.py (words.json, the phrase book) and bots.py.
 """
+from games.engines.base import check_edition
 from games.engines.catan_ships import rules, state, view
 
 
@@ -17,10 +18,17 @@ class CatanShipsEngine:
     def options(self, lang: str = "en") -> list[dict]:
         return view.options(lang)
 
-    def check_options(self, options: dict, players: int) -> dict:
+    # Rules editions (contract): the first; an earlier one would be kept here for its matches.
+    edition = state.EDITION
+    editions = (state.EDITION,)
+    version = str(edition)        # what the platform records as the match's rules version
+
+    def check_options(self, options: dict, players: int, edition: int | None = None) -> dict:
+        check_edition(self, edition)
         return state.check_options(options, players)
 
-    def new_game(self, players: int, seed: str, options: dict) -> dict:
+    def new_game(self, players: int, seed: str, options: dict, edition: int | None = None) -> dict:
+        check_edition(self, edition)
         return state.new_game(players, seed, options)
 
     def to_act(self, st: dict) -> list[int]:
