@@ -19,6 +19,9 @@ from tests.fuldrigger.fuldrigger_pages_support import start
 
 def game(players=2):
     state = ENGINE.new_game(players, "map-and-markets", {"rounds": 0})
+    while state["phase"] == "homes":  # edition 2 (F7): each seat takes the home of its number
+        seat = ENGINE.to_act(state)[0]
+        state, _ = ENGINE.apply(state, seat, {"type": "choose_home", "city": WORLD.homes[seat]})
     state["phase"] = "play"
     state["turn"] = fresh_turn(0)
     return state
