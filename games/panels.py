@@ -6,6 +6,7 @@ from types import SimpleNamespace
 from django.template.loader import render_to_string, select_template
 from django.utils.functional import SimpleLazyObject
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts.models import Vacation
 from games import selectors
@@ -15,6 +16,24 @@ from games.models import ActionLog, Match, Seat
 
 def game_template(game: str, name: str):
     return select_template([f"games/{game}/{name}", f"games/generic/{name}"])
+
+
+def seat_colour(colours, seat) -> str:
+    """A seat's colour for a game's drawing; black for a seat the list does not know."""
+    try:
+        return colours[seat] or "black"
+    except (IndexError, TypeError):
+        return "black"
+
+
+def seat_name(names, seat) -> str:
+    """A seat's name in the reader's words: its player's, else "Player n", else "Nobody"."""
+    try:
+        return names[seat]
+    except (IndexError, TypeError):
+        if isinstance(seat, int):
+            return gettext("Player %(number)s") % {"number": seat + 1}
+        return gettext("Nobody")
 
 
 def match_context(match: Match, user, *, error: str | None = None) -> dict:

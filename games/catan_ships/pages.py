@@ -16,6 +16,8 @@ import math
 
 from django.utils.translation import gettext as _, pgettext, pgettext_lazy
 
+from games.panels import seat_colour, seat_name
+
 RESOURCES = ("brick", "lumber", "wool", "grain", "ore")
 RESOURCE_WORDS = {
     "brick": pgettext_lazy("catan resource", "Brick"), "lumber": pgettext_lazy("catan resource", "Lumber"),
@@ -112,22 +114,6 @@ def goods_words(goods: dict | None) -> str:
 def action_attr(action: dict) -> str:
     """An action as compact JSON for a form button's value."""
     return json.dumps(action, separators=(",", ":"), sort_keys=True)
-
-
-def _colour(colours, seat) -> str:
-    try:
-        return colours[seat] or "black"
-    except (IndexError, TypeError):
-        return "black"
-
-
-def _name(names, seat) -> str:
-    try:
-        return names[seat]
-    except (IndexError, TypeError):
-        if isinstance(seat, int):
-            return _("Player %(number)s") % {"number": seat + 1}
-        return _("Nobody")
 
 
 def _r(v: float) -> float:
@@ -251,7 +237,7 @@ def spots(board: Board, legal: list[dict], names) -> tuple[list[dict], list[dict
         spot["types"].add(a["type"])
         short = _say(SHORT_WORDS[a["type"]], ship=a.get("ship", ""))
         if "steal_from" in a:
-            short += " · " + (pgettext("catan", "steal from %(name)s") % {"name": _name(names, a["steal_from"])}
+            short += " · " + (pgettext("catan", "steal from %(name)s") % {"name": seat_name(names, a["steal_from"])}
                               if a["steal_from"] is not None else pgettext("catan", "steal from nobody"))
         label = _say(SPOT_WORDS[a["type"]], place=spot["place"], ship=a.get("ship", ""))
         if "steal_from" in a:
@@ -276,16 +262,16 @@ def pieces(board: Board, view: dict, colours, names) -> dict:
         # drawn a little short of both corners so the buildings stay visible
         x1, y1 = a["x"] + (b["x"] - a["x"]) * .18, a["y"] + (b["y"] - a["y"]) * .18
         x2, y2 = b["x"] + (a["x"] - b["x"]) * .18, b["y"] + (a["y"] - b["y"]) * .18
-        roads.append({"x1": _r(x1), "y1": _r(y1), "x2": _r(x2), "y2": _r(y2), "colour": _colour(colours, r["seat"]),
-                      "words": _("Road of %(name)s") % {"name": _name(names, r["seat"])}})
+        roads.append({"x1": _r(x1), "y1": _r(y1), "x2": _r(x2), "y2": _r(y2), "colour": seat_colour(colours, r["seat"]),
+                      "words": _("Road of %(name)s") % {"name": seat_name(names, r["seat"])}})
     buildings = []
     for b in view.get("buildings", []):
         p = board.vertices.get(b["vertex"])
         if p is None:
             continue
         kind_words = pgettext("catan piece", "City") if b["kind"] == "city" else pgettext("catan piece", "Settlement")
-        buildings.append({"x": _r(p["x"]), "y": _r(p["y"]), "kind": b["kind"], "colour": _colour(colours, b["seat"]),
-                          "words": f"{kind_words}: {_name(names, b['seat'])}"})
+        buildings.append({"x": _r(p["x"]), "y": _r(p["y"]), "kind": b["kind"], "colour": seat_colour(colours, b["seat"]),
+                          "words": f"{kind_words}: {seat_name(names, b['seat'])}"})
     ships = []
     for s in view.get("ships", []):
         e = board.edges.get(s["edge"])
@@ -301,10 +287,10 @@ def pieces(board: Board, view: dict, colours, names) -> dict:
         for r in RESOURCES:
             cargo += [r] * int((s.get("cargo") or {}).get(r, 0))
         ships.append({"x": _r(e["x"]), "y": _r(e["y"]), "angle": round(angle, 1), "number": s["number"],
-                      "colour": _colour(colours, s["seat"]),
+                      "colour": seat_colour(colours, s["seat"]),
                       "cargo": [{"resource": r, "dx": _r(-.24 + .16 * i)} for i, r in enumerate(cargo[:4])],
                       "words": _("Ship %(number)s of %(name)s, cargo: %(cargo)s") % {
-                          "number": s["number"], "name": _name(names, s["seat"]), "cargo": goods_words(s.get("cargo"))}})
+                          "number": s["number"], "name": seat_name(names, s["seat"]), "cargo": goods_words(s.get("cargo"))}})
     robber = board.hex_by_id.get(view.get("robber"))
     pirate = board.edges.get(view.get("pirate")) if view.get("pirate") is not None else None
     return {"roads": roads, "buildings": buildings, "ships": ships,
@@ -344,7 +330,7 @@ def _forms(view: dict, legal: list[dict], me: dict | None, names, seat, board: B
     if "offer" in by_type:
         handled.add("offer")
         forms["offer"] = {"resources": [{"value": r, "words": resource_word(r), "have": hand.get(r, 0)} for r in RESOURCES],
-                          "others": [{"seat": p["seat"], "name": _name(names, p["seat"])}
+                          "others": [{"seat": p["seat"], "name": seat_name(names, p["seat"])}
                                      for p in view["players"] if p["seat"] != seat]}
     if "discard" in by_type:
         handled.add("discard")
@@ -411,7 +397,7 @@ def action_words(a: dict, names, board: Board | None = None) -> str:
     if t == "answer":
         return pgettext("catan action", "Accept") if a.get("accept") else pgettext("catan action", "Decline")
     if t == "confirm":
-        return pgettext("catan action", "Trade with %(name)s") % {"name": _name(names, a.get("with"))}
+        return pgettext("catan action", "Trade with %(name)s") % {"name": seat_name(names, a.get("with"))}
     if t == "withdraw":
         return pgettext("catan action", "Withdraw")
     if t == "play_road_building":
@@ -423,7 +409,7 @@ def action_words(a: dict, names, board: Board | None = None) -> str:
         if a.get("steal_from") is None:
             return pgettext("catan action", "%(place)s, steal from nobody") % {"place": place}
         return pgettext("catan action", "%(place)s, steal from %(name)s") % {
-            "place": place, "name": _name(names, a["steal_from"])}
+            "place": place, "name": seat_name(names, a["steal_from"])}
     if t in SPOT_WORDS:
         return str(SHORT_WORDS[t]).format(ship=a.get("ship", ""))
     return str(a.get("label") or t)
@@ -441,17 +427,17 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
     players = []
     for p in view["players"]:
         s = p["seat"]
-        players.append(dict(p, name=_name(names, s), colour=_colour(colours, s),
+        players.append(dict(p, name=seat_name(names, s), colour=seat_colour(colours, s),
                             now=s == current and view["phase"] != "over",
                             acting=s in (view.get("to_act") or []), you=s == seat))
     offers = []
     for o in view.get("offers", []):
         answers = o.get("answers") or {}
-        offers.append({"id": o["id"], "from": _name(names, o["from"]), "colour": _colour(colours, o["from"]),
-                       "to": ", ".join(_name(names, t) for t in o["to"]) if o.get("to") else pgettext("catan", "everyone"),
+        offers.append({"id": o["id"], "from": seat_name(names, o["from"]), "colour": seat_colour(colours, o["from"]),
+                       "to": ", ".join(seat_name(names, t) for t in o["to"]) if o.get("to") else pgettext("catan", "everyone"),
                        "give": goods_words(o.get("give")), "get": goods_words(o.get("get")),
-                       "answers": [{"name": _name(names, int(k)), "accept": v == "accept"} for k, v in answers.items()]})
-    logbook = [{"round": e.get("round"), "name": _name(names, e.get("seat")), "colour": _colour(colours, e.get("seat")),
+                       "answers": [{"name": seat_name(names, int(k)), "accept": v == "accept"} for k, v in answers.items()]})
+    logbook = [{"round": e.get("round"), "name": seat_name(names, e.get("seat")), "colour": seat_colour(colours, e.get("seat")),
                 "number": e.get("number"), "what": LOG_WORDS.get(e.get("what"), e.get("what")),
                 "cargo": goods_words(e.get("cargo")) if e.get("cargo") else ""}
                for e in reversed(view.get("logbook") or [])][:12]
@@ -459,7 +445,7 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
     hand = [{"resource": r, "words": resource_word(r), "count": (me["hand"] or {}).get(r, 0)} for r in RESOURCES] if me else []
     cards = [{"kind": c["kind"], "words": CARD_WORDS.get(c["kind"], c["kind"]), "new": c.get("new")}
              for c in (me or {}).get("dev_cards", [])]
-    discarding = [{"name": _name(names, int(k)), "count": n} for k, n in (view.get("discarding") or {}).items()]
+    discarding = [{"name": seat_name(names, int(k)), "count": n} for k, n in (view.get("discarding") or {}).items()]
     hint = None
     if my_turn and seat != current and view["phase"] == "main":
         hint = pgettext("catan hint", "An offer waits for your answer.")
@@ -482,13 +468,13 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
         "forms": _forms(view, rest, me, names, seat, board) if my_turn else {},
         "phase": view["phase"], "phase_words": PHASE_WORDS.get(view["phase"], view["phase"]),
         "dice": view.get("dice"), "dice_total": sum(view["dice"]) if view.get("dice") else None,
-        "current_name": _name(names, current) if current is not None else None,
+        "current_name": seat_name(names, current) if current is not None else None,
         "you_current": seat is not None and seat == current,
-        "current_colour": _colour(colours, current),
+        "current_colour": seat_colour(colours, current),
         "players": players, "me": me, "hand": hand, "cards": cards, "offers": offers,
         "logbook": logbook, "goal": view.get("goal"), "ships_variant": view.get("ships_variant"),
         "discarding": discarding, "hint": hint, "costs": costs if me else [], "bank": [{"words": resource_word(r), "resource": r, "count": (view.get("bank") or {}).get(r, 0)}
                                            for r in RESOURCES],
         "development_left": view.get("development_left"),
-        "winner": {"name": _name(names, winner), "colour": _colour(colours, winner)} if winner is not None else None,
+        "winner": {"name": seat_name(names, winner), "colour": seat_colour(colours, winner)} if winner is not None else None,
     }

@@ -31,6 +31,26 @@ def shuffle(state: dict, items: list) -> list:
     return items
 
 
+def roll_order(state: dict, seats: list[int], count: int, event: str) -> tuple[list[int], list[dict]]:
+    """Who goes first (Fuldrigger's F7, Pirater's P5/P7): each seat rolls `count` dice, the
+    seats ordered highest first, those who tie rolling again among themselves for their places.
+    Every roll is an event of type `event`."""
+    events: list[dict] = []
+    totals = {}
+    for seat in seats:
+        faces = roll(state, count)
+        totals[seat] = sum(faces)
+        events.append({"type": event, "seat": seat, "dice": faces})
+    order: list[int] = []
+    for total in sorted(set(totals.values()), reverse=True):
+        tied = [seat for seat in seats if totals[seat] == total]
+        if len(tied) > 1:
+            tied, more = roll_order(state, tied, count, event)
+            events.extend(more)
+        order.extend(tied)
+    return order, events
+
+
 def seed_hash(seed: str) -> str:
     """The public commitment to a match's secret seed."""
     return hashlib.sha256(seed.encode()).hexdigest()

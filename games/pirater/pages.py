@@ -14,13 +14,14 @@ import json
 from functools import lru_cache
 
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 
 from games.engines.pirater import ENGINE as PIRATER
 from games.engines.pirater.board import get_board
 from games.engines.pirater.rules import blast_area
 from games.engines.pirater.state import board_name as state_board_name
 from games.engines.pirater.view import choice_words, option_words
+from games.panels import seat_colour, seat_name
 
 UNIT = 10
 HALF = UNIT // 2
@@ -167,22 +168,6 @@ def _cell_path(grid: Grid, r: int, c: int) -> str:
     return f"M{b['x']} {b['y']}h{b['w']}v{b['h']}h-{b['w']}z"
 
 
-def _colour(colours, seat) -> str:
-    try:
-        return colours[seat]
-    except (IndexError, TypeError):
-        return "black"
-
-
-def _name(names, seat) -> str:
-    try:
-        return names[seat]
-    except (IndexError, TypeError):
-        if isinstance(seat, int):
-            return gettext("Player %(number)s") % {"number": seat + 1}
-        return gettext("Nobody")
-
-
 class Scene:
     """One viewer's picture of the game: the view on the board's grid."""
 
@@ -229,7 +214,7 @@ class Scene:
                 "ids": ids, "count": len(ids), "treasure": self.loaded(fleet), "powder": powder in ids,
                 "risk": risk in ids, "boxes": [self.grid.box(r, c) for r, c in fleet[0]["cells"]],
             })
-        return [{"colour": _colour(self.colours, seat), "ships": drawn,
+        return [{"colour": seat_colour(self.colours, seat), "ships": drawn,
                  "movable": any(i in movers for d in drawn for i in d["ids"])}
                 for seat, drawn in sorted(by_seat.items())]
 
@@ -252,7 +237,7 @@ class Scene:
             if port.get("seat") is not None:
                 b = self.grid.box(*port["anchorage"])
                 rings[port["seat"]] = rings.get(port["seat"], "") + f"M{b['x'] + 1} {b['y'] + 1}h8v8h-8z"
-        return [{"colour": _colour(self.colours, seat), "d": d} for seat, d in sorted(rings.items())]
+        return [{"colour": seat_colour(self.colours, seat), "d": d} for seat, d in sorted(rings.items())]
 
     def offered(self, moves: list[dict]) -> list[dict]:
         """The legal moves worth listing. Splitting a Flotilla fleet (P28) is legal for each of
@@ -323,7 +308,7 @@ class Scene:
 
     def blast(self, ship_id: int) -> dict:
         ship = self.ships[ship_id]
-        return {"id": ship_id, "square": self.name(ship["at"]), "owner": _name(self.names, ship["seat"]),
+        return {"id": ship_id, "square": self.name(ship["at"]), "owner": seat_name(self.names, ship["seat"]),
                 "bands": _blast_bands(self.board, self.grid, self.node(ship["at"]))}
 
     def players(self) -> list[dict]:
@@ -337,7 +322,7 @@ class Scene:
                     squares.append(self.name(at) + (f" ×{len(fleet)}" if len(fleet) > 1 else "")
                                    + (" " + pgettext("pirater", "(treasure)") if self.loaded(fleet) else ""))
             afloat = sum(1 for x in own if x["at"] is not None)
-            out.append({"name": _name(self.names, s["seat"]), "colour": _colour(self.colours, s["seat"]),
+            out.append({"name": seat_name(self.names, s["seat"]), "colour": seat_colour(self.colours, s["seat"]),
                         "squares": squares, "lost": len(own) - afloat, "out": s.get("out"),
                         "current": s["seat"] == self.current and self.view["phase"] != "over",
                         "powder_used": s.get("powder_used")})
@@ -359,11 +344,11 @@ def pirater_live(view, legal, colours, names, seat_number=None) -> dict | None:
     winner = None
     if view["phase"] == "over":
         seat = view.get("winner")
-        winner = {"name": _name(names, seat) if seat is not None else None, "colour": _colour(colours, seat),
+        winner = {"name": seat_name(names, seat) if seat is not None else None, "colour": seat_colour(colours, seat),
                   "how": view.get("win")}  # the template words each way of winning
     opening = []
     if view.get("round") == 1:  # P7: who began, through the first round
-        opening = [{"name": _name(names, e["seat"]), "dice": e["dice"]}
+        opening = [{"name": seat_name(names, e["seat"]), "dice": e["dice"]}
                    for e in view.get("start", []) if e.get("type") == "start_roll"]
     return {
         "board": scene.board.name, "viewbox": scene.grid.viewbox, "last_row": scene.grid.last,
@@ -376,8 +361,8 @@ def pirater_live(view, legal, colours, names, seat_number=None) -> dict | None:
         "dice": dice, "hurricane_roll": bool(view["options"].get("hurricane") and faces
                                              and max(faces.count(f) for f in faces) >= 3),
         "players": scene.players(), "winner": winner, "phase": view["phase"],
-        "current_name": _name(names, current) if current is not None else None,
-        "current_colour": _colour(colours, current),
+        "current_name": seat_name(names, current) if current is not None else None,
+        "current_colour": seat_colour(colours, current),
         "extra": view.get("extra"), "split_turn": view.get("split"), "opening": opening,
     }
 

@@ -73,7 +73,7 @@ def new_game(players: int, seed: str, options: dict, edition: int = 1) -> dict:
     }
     if edition >= 2:
         state["edition"] = edition
-        order, events = roll_order(state, list(range(players)))
+        order, events = dice.roll_order(state, list(range(players)), 3, "home_roll")
         state["homes"] = [None] * players
         state["choosing"] = order           # seats still to choose, in roll order
         state["first"] = order[0]           # F8: the first to choose begins
@@ -91,25 +91,6 @@ def place_fleets(state: dict) -> None:
     for seat in range(state["players"]):
         for _ in range(START_SHIPS):
             add_ship(state, seat, state["homes"][seat])
-
-
-def roll_order(state: dict, seats: list[int]) -> tuple[list[int], list[dict]]:
-    """F7: the seats ordered by a roll of three dice, highest first; seats that tie roll again
-    among themselves for their places. Every roll is an event."""
-    events: list[dict] = []
-    totals = {}
-    for seat in seats:
-        faces = dice.roll(state, 3)
-        totals[seat] = sum(faces)
-        events.append({"type": "home_roll", "seat": seat, "dice": faces})
-    order: list[int] = []
-    for total in sorted(set(totals.values()), reverse=True):
-        tied = [seat for seat in seats if totals[seat] == total]
-        if len(tied) > 1:
-            tied, more = roll_order(state, tied)
-            events.extend(more)
-        order.extend(tied)
-    return order, events
 
 
 def fresh_turn(seat: int) -> dict:

@@ -188,25 +188,6 @@ def place_ships(state: dict) -> None:
     state["ships"] = ships
 
 
-def roll_order(state: dict, seats: list[int]) -> tuple[list[int], list[dict]]:
-    """P5/P7, edition 2: everyone rolls both dice; the seats in order of their rolls, highest
-    first, those who tie rolling again among themselves for their places."""
-    events: list[dict] = []
-    totals = {}
-    for seat in seats:
-        faces = dice.roll(state, 2)
-        totals[seat] = sum(faces)
-        events.append({"type": "start_roll", "seat": seat, "dice": faces})
-    order: list[int] = []
-    for total in sorted(set(totals.values()), reverse=True):
-        tied = [seat for seat in seats if totals[seat] == total]
-        if len(tied) > 1:
-            tied, more = roll_order(state, tied)
-            events.extend(more)
-        order.extend(tied)
-    return order, events
-
-
 def new_game(players: int, seed: str, options: dict | None, edition: int = 1) -> dict:
     options = check_options(options, players, edition)
     if not isinstance(seed, str) or not seed:
@@ -251,7 +232,7 @@ def new_game(players: int, seed: str, options: dict | None, edition: int = 1) ->
         # P5/P7: the roll decides who begins and the order in which ports are chosen; the
         # ships are placed once every seat has its port (phase "ports").
         state["edition"] = edition
-        order, events = roll_order(state, list(range(players)))
+        order, events = dice.roll_order(state, list(range(players)), 2, "start_roll")
         events.append({"type": "first_player", "seat": order[0]})
         state["order"] = order
         state["choosing"] = list(order)
