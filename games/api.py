@@ -287,8 +287,10 @@ class ReplayOut(Schema):
 ERRORS = (400, 401, 403, 404, 405, 409, 413)
 
 
-def answers(ok: int, schema) -> dict:
-    return {ok: schema, **{code: ErrorOut for code in ERRORS}}
+def answers(ok: int, schema, *, limited: bool = False) -> dict:
+    """The answers an endpoint documents; one that makes work for others is also rate-limited
+    per player (429, games.limits)."""
+    return {ok: schema, **{code: ErrorOut for code in ERRORS + ((429,) if limited else ())}}
 
 
 MatchId = Annotated[int, Path(..., ge=1, le=MAX_ID)]
@@ -373,7 +375,7 @@ def _check_option_types(game: str, options: dict) -> None:
             raise BadRequest(_("options.%(name)s must be a whole number.") % {"name": name})
 
 
-@api.post("/matches", response=answers(201, MatchOut), summary="Create a match")
+@api.post("/matches", response=answers(201, MatchOut, limited=True), summary="Create a match")
 def match_create(request, payload: NewMatch):
     deadline = None
     if payload.game_deadline is not None:
@@ -395,7 +397,7 @@ def match_create(request, payload: NewMatch):
     return Status(201, match_summary(match, request.auth))
 
 
-@api.post("/matches/{int:match_id}/join", response=answers(200, MatchOut), summary="Take a seat")
+@api.post("/matches/{int:match_id}/join", response=answers(200, MatchOut, limited=True), summary="Take a seat")
 def join(request, match_id: MatchId, payload: JoinIn | None = None):
     payload = payload or JoinIn()
     limits.check_rate("join", request.auth)
