@@ -34,6 +34,11 @@ def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, 
     match = Match.objects.get(title=f"Pirater with {variant}")
     assert match.status == Match.RUNNING and match.options[variant] is True
 
+    # Edition 2 (P5): ports are chosen in roll order first; bots choose at once, anna by clicking.
+    anna.page.wait_for_selector("legend:has-text('Choose your home port'), button:has-text('Roll the dice')",
+                                timeout=15000)
+    if anna.page.locator("legend:has-text('Choose your home port')").count():
+        anna.page.locator("fieldset:has(legend:has-text('Choose your home port')) button").first.click()
     # Bots move at once; when it is anna's turn she rolls and sails by clicking.
     anna.page.wait_for_selector("button:has-text('Roll the dice')", timeout=15000)
     anna.page.click("button:has-text('Roll the dice')")
