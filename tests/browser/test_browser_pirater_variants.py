@@ -42,7 +42,7 @@ def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, 
     # Bots move at once; when it is anna's turn she rolls and sails by clicking.
     anna.page.wait_for_selector("button:has-text('Roll the dice')", timeout=15000)
     anna.page.click("button:has-text('Roll the dice')")
-    anna.page.wait_for_function("document.querySelector('#match-live').dataset.version > 0")
+    anna.page.wait_for_function("() => document.querySelector('#match-live').dataset.version > 0")
     moves = anna.page.locator(".pt-moves button, form button[name=action]:not(:has-text('Roll'))")
     if moves.count():
         moves.first.click()

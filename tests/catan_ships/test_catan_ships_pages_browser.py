@@ -62,7 +62,7 @@ def act_by_click(person, match):
         press(person, page.locator("button:has-text('End the turn')"))
     else:
         press(person, page.locator("#cs-live button[name=action]").first)
-    page.wait_for_function(f"Number(document.querySelector('#match-live').dataset.version) > {before}",
+    page.wait_for_function(f"() => Number(document.querySelector('#match-live').dataset.version) > {before}",
                            timeout=15000)
 
 
@@ -133,7 +133,7 @@ def test_three_players_set_up_by_clicking_then_bots_play_to_the_winner(people):
             person.page.keyboard.press("Enter")
             person.page.wait_for_selector(f'#match-live[data-version="{before + 1}"]')
             person.page.wait_for_function(
-                "document.activeElement.className.startsWith('cs-spot k-edge')", timeout=5000)
+                "() => document.activeElement.className.startsWith('cs-spot k-edge')", timeout=5000)
             person.page.keyboard.press("Enter")
             person.page.wait_for_selector(f'#match-live[data-version="{before + 2}"]')
             by_keyboard, placements = True, placements + 2

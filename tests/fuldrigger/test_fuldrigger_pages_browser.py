@@ -52,7 +52,7 @@ def test_sail_by_map_and_by_keyboard_zoom_and_phone(people):
     page.wait_for_selector("#fd-dest")
     # The new pieces follow the map's zoom, which shows every square the ship can reach (the
     # zoom is kept through other swaps: see "Other routes…" below).
-    page.wait_for_function("document.querySelector('#fd-pieces').getAttribute('viewBox') === "
+    page.wait_for_function("() => document.querySelector('#fd-pieces').getAttribute('viewBox') === "
                            "document.querySelector('#fd-sea').getAttribute('viewBox')", timeout=10000)
     assert page.evaluate("""() => {
         const [x, y, w, h] = document.querySelector('#fd-sea').getAttribute('viewBox').split(' ').map(Number);
@@ -76,7 +76,7 @@ def test_sail_by_map_and_by_keyboard_zoom_and_phone(people):
     page.wait_for_selector("#fd-dest", state="detached")
     assert ship_node(match.pk, ship_id) == target
     # The zoom is put back on the new pieces once the swap settles.
-    page.wait_for_function("document.querySelector('#fd-pieces').getAttribute('viewBox') === "
+    page.wait_for_function("() => document.querySelector('#fd-pieces').getAttribute('viewBox') === "
                            "document.querySelector('#fd-sea').getAttribute('viewBox')", timeout=10000)
 
     # Other routes for a destination, then the keyboard alone sails the next ship.

@@ -61,7 +61,7 @@ class Player:
 
     def settled(self):
         """The live part swapped in and settled (the page's script has put things in view)."""
-        self.page.wait_for_function("!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+        self.page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
         self.page.wait_for_timeout(50)
 
     def check(self, control, label):
@@ -99,7 +99,7 @@ def test_a_turn_on_one_screen(device, browser, live_site):  # noqa: F811
         anna.log_in("anna")
         page.goto(f"{live_site}/matches/{match.pk}/")
         page.wait_for_selector("#fd-map #fd-pieces .fd-ship.fd-mine")
-        page.wait_for_function("document.documentElement.style.getPropertyValue('--fd-k') !== ''")
+        page.wait_for_function("() => document.documentElement.style.getPropertyValue('--fd-k') !== ''")
 
         # The map opens on anna's fleet, shows land, and its names are readable.
         assert page.locator("#fd-sea .fd-land").get_attribute("d").count("z") > 100
