@@ -1,10 +1,12 @@
 """Every Pirater variant in the browser: created through the new-match page with bots in the
 other seats, a turn played by clicking, then (the player gone absent, a bot covering) played on
 to its end (a winner, or the round limit), which the page shows live with the standings."""
+import time
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import Error as PlaywrightError
 
 from games.models import Match
 from tests.conftest import make_user
@@ -35,14 +37,23 @@ def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, 
     assert match.status == Match.RUNNING and match.options[variant] is True
 
     # Edition 2 (P5): ports are chosen in roll order first; bots choose at once, anna by clicking.
-    anna.page.wait_for_selector("legend:has-text('Choose your home port'), button:has-text('Roll the dice')",
-                                timeout=15000)
-    if anna.page.locator("legend:has-text('Choose your home port')").count():
-        anna.page.locator("fieldset:has(legend:has-text('Choose your home port')) button").first.click()
+    # A socket update may swap the form away under a click: choose again while it is offered.
+    ports = anna.page.locator("fieldset:has(legend:has-text('Choose your home port')) button")
+    roll = anna.page.locator("button:has-text('Roll the dice')")
+    deadline = time.monotonic() + 30
+    while not roll.count() and time.monotonic() < deadline:
+        if ports.count():
+            try:
+                ports.first.click(timeout=2000)
+            except PlaywrightError:
+                pass  # swapped away meanwhile: look again
+        anna.page.wait_for_timeout(250)
     # Bots move at once; when it is anna's turn she rolls and sails by clicking.
     anna.page.wait_for_selector("button:has-text('Roll the dice')", timeout=15000)
+    before = int(anna.page.get_attribute("#match-live", "data-version"))
     anna.page.click("button:has-text('Roll the dice')")
-    anna.page.wait_for_function("() => document.querySelector('#match-live').dataset.version > 0")
+    # The roll's answer swapped in (the port choices had already raised the version).
+    anna.page.wait_for_function(f"() => Number(document.querySelector('#match-live').dataset.version) > {before}")
     moves = anna.page.locator(".pt-moves button, form button[name=action]:not(:has-text('Roll'))")
     if moves.count():
         moves.first.click()
