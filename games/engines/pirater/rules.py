@@ -10,6 +10,7 @@ same code that applies a move also decides which moves P11 allows.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from games.engines import dice
 from games.engines.base import IllegalAction, edition_of
@@ -71,10 +72,11 @@ class Context:
         self.shipwreck = options["shipwreck"]
         self.treasure_island = tuple(t["island"] for t in state["treasures"])
         self.edition = edition_of(state)
-        self.homeward = homeward(self.board, ports, self.strict) if self.edition >= 2 else None
+        self.homeward = homeward(self.board, tuple(ports), self.strict) if self.edition >= 2 else None
 
 
-def homeward(board: Board, ports, strict: bool) -> frozenset:
+@lru_cache(maxsize=256)
+def homeward(board: Board, ports: tuple, strict: bool) -> frozenset:
     """P13, edition 2: the directions a treasure ship may take, judged from the side of the
     board where its port lies: towards that side or along it (diagonals count by the part that
     heads for the side), never back; P26: only towards it."""
