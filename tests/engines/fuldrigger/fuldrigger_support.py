@@ -8,7 +8,8 @@ from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.state import add_ship, fresh_turn
 
 __all__ = ["ENGINE", "WORLD", "IllegalAction", "game", "dealt", "choose_homes", "rolled", "put_ship", "cargo",
-           "seeded", "first", "of_type", "squares", "sea_entry", "clear_ships", "ship_ids"]
+           "seeded", "first", "of_type", "squares", "sea_entry", "clear_ships", "ship_ids", "foreign_port",
+           "attack"]
 
 
 def choose_homes(state: dict) -> dict:
@@ -94,3 +95,19 @@ def sea_entry(node: str) -> str:
     calm = [n for n in seas if WORLD.hazard(n) is None]
     assert seas, f"{node} has no sea neighbour"
     return (calm or seas)[0]
+
+
+def foreign_port(state):
+    """A port that is nobody's home, with a hazard-free sea square next to it."""
+    for port in WORLD.ports:
+        if port in state["homes"]:
+            continue
+        seas = [n for n in WORLD.neighbours(port) if not WORLD.is_port(n) and not WORLD.hazard(n)]
+        if seas:
+            return port, seas[0]
+    raise AssertionError("no foreign port")
+
+
+def attack(target, ships, defender=1, **extra):
+    return {"type": "attack", "target": target, "defender": defender,
+            "ships": [s["id"] for s in ships], **extra}

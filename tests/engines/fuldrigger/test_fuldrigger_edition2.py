@@ -6,8 +6,8 @@ import pytest
 from games.engines.fuldrigger.cards import CARDS
 from games.engines.fuldrigger.sailing import reachable
 from tests.engines.fuldrigger.fuldrigger_support import (
-    ENGINE, WORLD, IllegalAction, cargo, choose_homes, dealt, first, game, of_type, put_ship,
-    rolled, seeded, squares,
+    ENGINE, WORLD, IllegalAction, attack, cargo, choose_homes, dealt, first, foreign_port, game, of_type,
+    put_ship, rolled, seeded, squares,
 )
 
 BOUNTIES = sorted(c for c, d in CARDS.items() if d["effect"] == "first_to_reach")
@@ -137,27 +137,12 @@ def test_the_first_to_choose_begins_and_play_passes_to_the_left():
 
 # ---- F39: only ports with no fortress shelter ships ---------------------------------------
 
-def port_with_approach(state):
-    for port in WORLD.ports:
-        if port in state["homes"]:
-            continue
-        seas = [n for n in WORLD.neighbours(port) if not WORLD.is_port(n) and not WORLD.hazard(n)]
-        if seas:
-            return port, seas[0]
-    pytest.fail("no foreign port")
-
-
-def attack(target, ships, defender=1, **extra):
-    return {"type": "attack", "target": target, "defender": defender,
-            "ships": [s["id"] for s in ships], **extra}
-
-
 @pytest.mark.rule("F39")
 def test_ships_in_a_port_with_any_fortress_can_be_attacked():
     """F39 (corrected reading): ships in a port where the attacker's own or a third player's
     fortress stands can be attacked; only a port with no fortress shelters them."""
     state = rolled(game(3), 3)
-    port, sea = port_with_approach(state)
+    port, sea = foreign_port(state)
     target = put_ship(state, 1, port, cargo=cargo(next(iter(WORLD.goods))))
     a = put_ship(state, 0, sea, privateer=True)
     with pytest.raises(IllegalAction, match="F39"):      # no fortress at all: a shelter
@@ -179,7 +164,7 @@ def test_after_his_fortress_falls_the_defenders_ships_there_stay_exposed():
     """F39: once the attacker has taken the defender's fortress, the defender's ships in that
     port are not sheltered (the fortress is the attacker's now)."""
     state = rolled(game(2), 3)
-    port, sea = port_with_approach(state)
+    port, sea = foreign_port(state)
     put_ship(state, 1, port)
     a = put_ship(state, 0, sea, privateer=True)
     state["fortresses"] = {port: 0}                       # as after the capture

@@ -3,7 +3,7 @@ import pytest
 
 from games.engines.fuldrigger.war import outcome
 from tests.engines.fuldrigger.fuldrigger_support import (
-    ENGINE, WORLD, IllegalAction, cargo, first, game, put_ship, rolled, seeded, ship_ids,
+    ENGINE, WORLD, IllegalAction, attack, cargo, first, foreign_port, game, put_ship, rolled, seeded, ship_ids,
 )
 
 GOOD = next(iter(WORLD.goods))
@@ -18,22 +18,6 @@ def quiet_sea():
             if not WORLD.is_port(near) and not WORLD.hazard(near):
                 return node, near
     pytest.skip("no quiet sea")
-
-
-def foreign_port(state):
-    """A port that is nobody's home, with a hazard-free sea square next to it."""
-    for port in WORLD.ports:
-        if port in state["homes"]:
-            continue
-        seas = [n for n in WORLD.neighbours(port) if not WORLD.is_port(n) and not WORLD.hazard(n)]
-        if seas:
-            return port, seas[0]
-    pytest.skip("no foreign port")
-
-
-def attack(target, ships, defender=1, **extra):
-    return {"type": "attack", "target": target, "defender": defender,
-            "ships": [s["id"] for s in ships], **extra}
 
 
 def fight_roll(events):
