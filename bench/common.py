@@ -87,7 +87,10 @@ def env(redis: bool) -> dict:
                LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1",
                EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
                # The load test's few users keep hundreds of tabs open, all from loopback.
-               SOCKETS_PER_USER="100000", SOCKETS_PER_ADDRESS="100000")
+               SOCKETS_PER_USER="100000", SOCKETS_PER_ADDRESS="100000",
+               # and sit at a hundred tables each, starting the next match as one ends.
+               MAX_ACTIVE_SEATS_PER_USER="100000", MAX_OPEN_MATCHES_PER_USER="100000",
+               RATE_MATCH_CREATE="1000000/60", RATE_JOIN="1000000/60")
     if redis:
         out["REDIS_URL"] = REDIS_URL
     return out

@@ -123,9 +123,8 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
         for n in range(1, bot_seats + 1):
             Seat.objects.create(match=match, user=bots.bot_user(n), colour=Seat.COLOURS[n], is_bot=True,
                                 time_bank_left=match.time_bank_seconds)
-    if bot_seats + 1 == seats:
-        match_start(match_id=match.pk, user=None)
-        match.refresh_from_db()
+        if bot_seats + 1 == seats:
+            _deal(match)
     return match
 
 
@@ -150,10 +149,10 @@ def match_join(*, match_id, user, colour: str | None = None, invite_code: str | 
         elif colour not in Seat.COLOURS or colour in used:
             raise BadRequest(_("That colour is not available."))
         seat = Seat.objects.create(match=match, user=user, colour=colour, time_bank_left=match.time_bank_seconds)
-        full = len(taken) + 1 == match.seats_count
-        _announce(match)
-    if full:
-        match_start(match_id=match_id, user=None)
+        if len(taken) + 1 == match.seats_count:
+            _deal(match)
+        else:
+            _announce(match)
     return seat
 
 
@@ -190,39 +189,44 @@ def match_set_colour(*, match_id, user, colour: str) -> None:
 
 
 def match_start(*, match_id, user=None) -> Match:
-    """Deal the seats in joining order and ask the engine for the first state.
-
-    user None is the system (the last seat filled); otherwise only the creator may start, and
-    only with every seat taken."""
+    """The creator starts a full match by hand (a full match normally starts as its last seat
+    is taken, in that same transaction)."""
     with transaction.atomic():
         match = _locked(match_id)
         if user is not None and user.pk != match.creator_id:  # access before status
             raise NotAllowed(_("Only the match's creator can start it."))
         if match.status != Match.OPEN:
             raise BadRequest(_("This match has already started."))
-        seats = list(match.seats.order_by("joined_at", "pk"))
-        if len(seats) != match.seats_count:
-            raise BadRequest(_("The match needs %(seats)s players; %(joined)s have joined.")
-                             % {"seats": match.seats_count, "joined": len(seats)})
-        engine = _engine(match.game)
-        seed = secrets.token_hex(32)
-        try:
-            state = engine.new_game(len(seats), seed, match.options)
-        except IllegalAction as exc:
-            raise BadRequest(exc.in_language(translation.get_language())) from None
-        for number, seat in enumerate(seats):
-            seat.number = number
-            seat.save(update_fields=["number"])
-        now = timezone.now()
-        match.seed, match.seed_hash = seed, seed_hash(seed)
-        match.rules_version = str(state.get("edition", 1))   # the edition it is dealt under
-        match.state, match.status, match.started_at = state, Match.RUNNING, now
-        match.version = 0
-        _schedule(match, engine, now)
-        match.save()
-        projections.project(match)
-        _after_commit(match)
+        _deal(match)
     return match
+
+
+def _deal(match: Match) -> None:
+    """Deal the seats of a locked, open match in joining order and ask the engine for the first
+    state. Called inside the transaction that filled the last seat, so nobody ever sees a full
+    match that has not started."""
+    seats = list(match.seats.order_by("joined_at", "pk"))
+    if len(seats) != match.seats_count:
+        raise BadRequest(_("The match needs %(seats)s players; %(joined)s have joined.")
+                         % {"seats": match.seats_count, "joined": len(seats)})
+    engine = _engine(match.game)
+    seed = secrets.token_hex(32)
+    try:
+        state = engine.new_game(len(seats), seed, match.options)
+    except IllegalAction as exc:
+        raise BadRequest(exc.in_language(translation.get_language())) from None
+    for number, seat in enumerate(seats):
+        seat.number = number
+        seat.save(update_fields=["number"])
+    now = timezone.now()
+    match.seed, match.seed_hash = seed, seed_hash(seed)
+    match.rules_version = str(state.get("edition", 1))   # the edition it is dealt under
+    match.state, match.status, match.started_at = state, Match.RUNNING, now
+    match.version = 0
+    _schedule(match, engine, now)
+    match.save()
+    projections.project(match)
+    _after_commit(match)
 
 
 # --- The one way a game moves -------------------------------------------------------------
