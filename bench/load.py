@@ -6,7 +6,7 @@ user logged in once through /accounts/login/; a user plays at many tables, as a 
 tabs) and keeps a WebSocket open on /ws/matches/<id>/ for the whole match. In a loop it asks
 GET /api/matches/<id>/actions; on its turn it POSTs one of the listed actions with the version
 and keeps playing while the response says it is still its turn; otherwise it waits for its
-socket to bring a new version (or 2 s) and asks again. There is no think time. When a match
+socket to bring a version newer than the one it last read (or 2 s) and asks again. There is no think time. When a match
 ends, the first player creates the next one over the API and the second joins it, so the
 tables stay busy for the whole run.
 
@@ -41,7 +41,6 @@ from bench.players import alogin, choose
 GAMES = ("fuldrigger", "pirater")
 OPTIONS = {"fuldrigger": {"rounds": 40, "isthmus": True}, "pirater": {}}
 USERS = 4  # logins cost a deliberate third of a second each: a few users, many tabs
-HTTP_CONNECTIONS = 48  # below PostgreSQL's 100 connections: each request in flight holds one
 HANDSHAKES = 16  # socket handshakes in flight at once
 QUIET = 3.0  # after the clients stop, sockets are closed once no message came for this long
 QUIET_MAX = 15.0
@@ -208,12 +207,23 @@ async def _play(run: Run, http, player: Player, match_id: int, game: str, rnd: r
             if run.stop:
                 return
             try:
-                await asyncio.wait_for(player.event.wait(), 2.0)
+                await asyncio.wait_for(_news(player, data["version"]), 2.0)
             except asyncio.TimeoutError:
                 # Nothing came: the match may be over, or the worker still drawing a card.
                 info = await http.get(f"/api/matches/{match_id}", headers=headers)
                 if info.status_code == 200 and info.json()["status"] != "running":
                     player.over = True
+
+
+async def _news(player: Player, known: int) -> None:
+    """Until the player's socket shows a version newer than the one it last read (or the end):
+    its own moves' updates tell it nothing new, so they cost no request."""
+    while not player.over:
+        sock = player.socket
+        if sock is not None and sock.messages and sock.messages[-1][0] > known:
+            return
+        player.event.clear()
+        await player.event.wait()
 
 
 async def _new_match(run: Run, http, table: Table) -> int | None:
@@ -280,46 +290,50 @@ async def _lag(run: Run) -> None:
 async def _main(run: Run, tables: list[Table], users: list) -> None:
     import httpx
 
-    limits = httpx.Limits(max_connections=HTTP_CONNECTIONS, max_keepalive_connections=HTTP_CONNECTIONS)
-    async with httpx.AsyncClient(base_url=run.base, timeout=60, limits=limits) as http:
-        async def login(user):
-            async with httpx.AsyncClient(base_url=run.base, timeout=60) as browser:
-                return user.pk, await alogin(browser, user.username, PASSWORD)
+    async def login(user):
+        async with httpx.AsyncClient(base_url=run.base, timeout=60) as browser:
+            return user.pk, await alogin(browser, user.username, PASSWORD)
 
-        cookies = dict(await asyncio.gather(*(login(user) for user in users)))
-        for table in tables:
-            for player in table.players:
-                player.cookie = cookies[player.seat_user.pk]
-        lag = asyncio.create_task(_lag(run))
-        workers = [asyncio.create_task(_table(run, http, t)) for t in tables]
-        ramp = time.perf_counter()
-        while run.ready_tables < len(tables) and time.perf_counter() - ramp < RAMP_MAX:
-            await asyncio.sleep(0.1)
-        run.ramp_seconds = time.perf_counter() - ramp
-        run.ready_at_start = run.open_tables
-        cpu = _cpu_seconds(run.web_pids), resource.getrusage(resource.RUSAGE_SELF), _cpu_seconds(run.worker_pids)
-        run.started = time.perf_counter()
-        run.ended = run.started + run.seconds
-        run.go.set()
-        await asyncio.sleep(run.seconds)
-        own = resource.getrusage(resource.RUSAGE_SELF)
-        run.daphne_cpu = (_cpu_seconds(run.web_pids) - cpu[0]) / run.seconds
-        run.worker_cpu = (_cpu_seconds(run.worker_pids) - cpu[2]) / run.seconds
-        run.client_cpu = (own.ru_utime + own.ru_stime - cpu[1].ru_utime - cpu[1].ru_stime) / run.seconds
-        run.stop = True
-        stopped = time.perf_counter()
-        # Moves sent before the stop may still be queued at the server (its p99 is tens of
-        # seconds under this load): their updates are owed too, so wait for their answers.
-        while run.posting and time.perf_counter() - stopped < POSTS_MAX:
-            await asyncio.sleep(0.2)
-        answered = time.perf_counter()
-        while (time.perf_counter() - answered < QUIET_MAX
-               and time.perf_counter() - max(run.last_message, answered) < QUIET):
-            await asyncio.sleep(0.2)
-        run.drain_seconds = time.perf_counter() - stopped
-        run.closing.set()
-        await asyncio.gather(*workers, return_exceptions=True)
-        lag.cancel()
+    cookies = dict(await asyncio.gather(*(login(user) for user in users)))
+    for table in tables:
+        for player in table.players:
+            player.cookie = cookies[player.seat_user.pk]
+    lag = asyncio.create_task(_lag(run))
+    # A client of its own per table (as each player's browser has its own connections):
+    # httpx's pool scans every waiting request for every free connection, so one shared
+    # pool for 400 players spent most of the load generator's CPU in that scan.
+    tables_http = [httpx.AsyncClient(base_url=run.base, timeout=60, limits=httpx.Limits(
+        max_connections=2, max_keepalive_connections=2)) for _ in tables]
+    workers = [asyncio.create_task(_table(run, client, t)) for client, t in zip(tables_http, tables)]
+    ramp = time.perf_counter()
+    while run.ready_tables < len(tables) and time.perf_counter() - ramp < RAMP_MAX:
+        await asyncio.sleep(0.1)
+    run.ramp_seconds = time.perf_counter() - ramp
+    run.ready_at_start = run.open_tables
+    cpu = _cpu_seconds(run.web_pids), resource.getrusage(resource.RUSAGE_SELF), _cpu_seconds(run.worker_pids)
+    run.started = time.perf_counter()
+    run.ended = run.started + run.seconds
+    run.go.set()
+    await asyncio.sleep(run.seconds)
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    run.daphne_cpu = (_cpu_seconds(run.web_pids) - cpu[0]) / run.seconds
+    run.worker_cpu = (_cpu_seconds(run.worker_pids) - cpu[2]) / run.seconds
+    run.client_cpu = (own.ru_utime + own.ru_stime - cpu[1].ru_utime - cpu[1].ru_stime) / run.seconds
+    run.stop = True
+    stopped = time.perf_counter()
+    # Moves sent before the stop may still be queued at the server (its p99 is tens of
+    # seconds under this load): their updates are owed too, so wait for their answers.
+    while run.posting and time.perf_counter() - stopped < POSTS_MAX:
+        await asyncio.sleep(0.2)
+    answered = time.perf_counter()
+    while (time.perf_counter() - answered < QUIET_MAX
+           and time.perf_counter() - max(run.last_message, answered) < QUIET):
+        await asyncio.sleep(0.2)
+    run.drain_seconds = time.perf_counter() - stopped
+    run.closing.set()
+    await asyncio.gather(*workers, return_exceptions=True)
+    lag.cancel()
+    await asyncio.gather(*(client.aclose() for client in tables_http))
 
 
 def _cpu_seconds(pids: list[int]) -> float:
@@ -380,10 +394,6 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
                   .values_list("match_id", "seq"))
     delivered = folded = never = duplicates = 0
     live_ms, missing = [], []
-    by_match_socket = {}
-    for table in tables:
-        for player in table.players:
-            pass
     for sock in run.sockets:
         seen = set()
         for index, (version, _, _) in enumerate(sock.messages):

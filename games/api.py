@@ -431,7 +431,7 @@ def _legal(match, user) -> dict:
 
 @api.get("/matches/{int:match_id}/actions", response=answers(200, ActionsOut), summary="My legal actions now")
 def legal_actions(request, match_id: MatchId):
-    return _legal(selectors.match_for_viewer(match_id=match_id, user=request.auth), request.auth)
+    return _legal(selectors.match_for_player(match_id=match_id, user=request.auth), request.auth)
 
 
 @api.post("/matches/{int:match_id}/actions", response=answers(201, ActionsOut),

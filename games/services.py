@@ -35,9 +35,15 @@ def _engine(game: str):
         raise BadRequest(_("There is no game called %(game)s.") % {"game": repr(game)}) from None
 
 
-def _locked(match_id) -> Match:
+def _locked(match_id, *, seats: bool = False) -> Match:
+    """The match row locked for this transaction; with `seats`, its seats read once, for a
+    service whose every later read of them goes through match.seats.all() (a move reads them
+    to find the mover, the turn's owner, the bots and the projection's owners)."""
+    query = Match.objects.select_for_update()
+    if seats:
+        query = query.prefetch_related("seats")
     try:
-        match = Match.objects.select_for_update().get(pk=match_id)
+        match = query.get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise NotFound(_("No such match.")) from None
     match.seq_at_lock, match.turn_passed_to = match.version, None
@@ -275,8 +281,8 @@ def action_apply(*, match_id, user, action, expected_version=None) -> Match:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise BadRequest(_("An action is a JSON object with a \"type\"."))
     with transaction.atomic():
-        match = _locked(match_id)
-        seat = match.seats.filter(user=user).first() if user is not None else None
+        match = _locked(match_id, seats=True)
+        seat = next((s for s in match.seats.all() if s.user_id == user.pk), None) if user is not None else None
         if seat is None or seat.number is None:
             raise NotAllowed(_("You have no seat in this match."))
         if match.status == Match.PAUSED:
@@ -502,7 +508,7 @@ def _schedule(match: Match, engine, now) -> None:
         match.turn_key, match.turn_started_at = key, now
         match.turn_passed_to = seats[0] if seats else None
         if seats:
-            owner = match.seats.filter(number=seats[0]).first()
+            owner = next((s for s in match.seats.all() if s.number == seats[0]), None)
             if owner is not None and (owner.is_absent or owner.is_bot):
                 match.turn_deadline = now  # bots and absent players are played at once
             else:
@@ -529,7 +535,7 @@ def _charge_time_bank(match: Match, now) -> None:
         return
     over = (now - match.turn_started_at).total_seconds() - match.turn_seconds
     if over > 0:
-        for seat in match.seats.filter(number=match.turn_seats[0]):
+        for seat in [s for s in match.seats.all() if s.number == match.turn_seats[0]]:
             seat.time_bank_left = max(0, seat.time_bank_left - int(over))
             seat.save(update_fields=["time_bank_left"])
 

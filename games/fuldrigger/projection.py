@@ -4,7 +4,6 @@ disagree with the snapshot. Cheap on purpose: the services pass the state they l
 rows the tables hold, so only the difference is written without reading a row (a roll costs
 nothing, a move one UPDATE); without it the rows are read and compared."""
 from games.fuldrigger.models import Fortress, Ship
-from games.models import Seat
 
 def ship_rows(state: dict, users: dict) -> dict[int, dict]:
     """What the Ship rows of a state should hold, by engine ship id."""
@@ -30,7 +29,7 @@ def project_match(match, before: dict | None = None) -> None:
         return
     if before and before.get("ships") == state["ships"] and before.get("fortresses") == state["fortresses"]:
         return  # a roll, an offer, a card that moved nothing: the rows already say it all
-    users = dict(Seat.objects.filter(match_id=match.pk, number__isnull=False).values_list("number", "user_id"))
+    users = {s.number: s.user_id for s in match.seats.all() if s.number is not None}
     if before:
         _write_changes(Ship, match, "engine_id", ship_rows(before, users), ship_rows(state, users))
         _write_changes(Fortress, match, "port", fortress_rows(before, users), fortress_rows(state, users))
