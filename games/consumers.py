@@ -9,8 +9,12 @@ announced after its last render began. What the browser sends costs no render: a
 last part is sent again, and a socket that sends too much or too fast is closed (SOCKET_*
 settings); sockets per user and per address are bounded too (SOCKETS_PER_*)."""
 import asyncio
+import copy
+import json
 import logging
+import threading
 import time
+from collections import OrderedDict
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -34,6 +38,67 @@ CLOCK_SLACK = 0.5
 
 def _in_pool(fn):
     return database_sync_to_async(fn, thread_sensitive=False)
+
+
+class _Read:
+    def __init__(self):
+        self.done, self.match, self.state_text, self.failed = threading.Event(), None, None, False
+        self.started = time.time()
+
+
+class SharedReads:
+    """Every socket of a match in this process hears an announcement at the same moment, and
+    each read the same match, seats and log for it. Now the first to handle an announcement
+    reads; the others wait for that read and render their own viewer's part from it. The key is
+    the announcement itself (match, version, sent_at): a read shared is one begun after the
+    announcement arrived, as each socket's own read would have been, and a lobby change that
+    keeps the version is a new announcement, so it is read again.
+
+    Each socket gets its own copy of the match with its own state (decoded from the JSON text of
+    the one read), so nothing a render does to the state reaches another viewer's render."""
+
+    # A read is kept only while the announcement's sockets are still answering it: a few seconds,
+    # a few hundred matches (each read holds the match, its seats and thirty log rows).
+    SECONDS, SIZE = 5.0, 512
+
+    def __init__(self):
+        self.lock, self.reads = threading.Lock(), OrderedDict()
+
+    def match(self, key, read):
+        """The match for this announcement and when its read began."""
+        with self.lock:
+            entry = self.reads.get(key)
+            mine = entry is None
+            if mine:
+                entry = self.reads[key] = _Read()
+                old = entry.started - self.SECONDS
+                while len(self.reads) > self.SIZE or next(iter(self.reads.values())).started < old:
+                    self.reads.popitem(last=False)
+        if mine:
+            try:
+                entry.match = read()
+                entry.state_text = None if entry.match.state is None else json.dumps(entry.match.state)
+            except BaseException:
+                entry.failed = True
+                raise
+            finally:
+                entry.done.set()
+        else:
+            entry.done.wait()
+            if entry.failed:  # (a database error, say) the waiting sockets try for themselves
+                started = time.time()
+                return read(), started
+        return self._own(entry), entry.started
+
+    @staticmethod
+    def _own(entry):
+        match = copy.copy(entry.match)
+        if entry.state_text is not None:
+            match.state = json.loads(entry.state_text)
+        return match
+
+
+shared_reads = SharedReads()
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -153,7 +218,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return  # an older version than the one shown
         if version == self.shown_version and sent_at is not None and sent_at < self.live_rendered_at - CLOCK_SLACK:
             return  # announced before the last render began reading: that render showed it
-        await self._send_live()
+        announced = (self.match_id, version, sent_at) if version is not None and sent_at is not None else None
+        await self._send_live(announced)
 
     async def match_chat(self, event):
         sent_at = event.get("sent_at")
@@ -164,27 +230,34 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
 
-    async def _send_live(self):
+    async def _send_live(self, announced=None):
         # One render at a time per socket, so an older state never overtakes a newer one.
         async with self.lock:
-            started = time.time()
-            rendered = await _in_pool(self._render_live)()
+            rendered = await _in_pool(self._render_live)(announced)
             if rendered is None:
                 self.closing = True
                 await self.close()
                 return
-            version, html = rendered
+            version, html, started = rendered
             self.shown_version, self.live_rendered_at = version, started
             if html != self.sent:  # seats filling up change the page without a new version
                 self.sent = html
                 await self.send(text_data=html)
 
-    def _render_live(self):
+    def _render_live(self, announced=None):
+        """`announced`: the announcement this render answers, which the match's other sockets
+        here answer too (they share one read); None to read for this socket alone."""
+        read = lambda: selectors.match_live(match_id=self.match_id)  # noqa: E731
         try:
-            match = selectors.match_get(match_id=self.match_id)
+            if announced is not None:
+                match, started = shared_reads.match(announced, read)
+            else:
+                started = time.time()
+                match = read()
         except ServiceError:
             return None
-        return match.version, panels.render_live(match, self.scope.get("user"), browser_language=self.language)
+        html = panels.render_live(match, self.scope.get("user"), browser_language=self.language)
+        return match.version, html, started
 
     def _render_chat(self):
         try:

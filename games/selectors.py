@@ -1,5 +1,9 @@
 """Reads the pages, the API and the socket need. Everything shown to a person goes through
 `engine.view(state, seat)`: the raw state (and its seed) never reaches a template."""
+import json
+import threading
+from collections import OrderedDict
+
 from django.db.models import OuterRef, Prefetch, Q, Subquery
 from django.db.models.functions import Now
 from django.utils import translation
@@ -90,19 +94,63 @@ def event_visible(event: dict, seat_number) -> bool:
     return private is None or (seat_number is not None and seat_number in private)
 
 
+def match_live(*, match_id) -> Match:
+    """match_get and the rows of the log the live part shows (`recent_log`), read at once: what a
+    socket renders from."""
+    match = match_get(match_id=match_id)
+    match.recent_log = list(match.log.order_by("-seq")[:LOG_LINES])
+    return match
+
+
 def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> list[dict]:
     """The recent log in words, newest first, as this seat may see it."""
     engine = get_engine(match.game)
     names = seat_names(match)
-    rows = match.log.filter(seq__gt=after_seq).order_by("-seq")[:limit]
+    recent = getattr(match, "recent_log", None)
+    if recent is not None and after_seq == 0 and limit == LOG_LINES:
+        rows = recent
+    else:
+        rows = match.log.filter(seq__gt=after_seq).order_by("-seq")[:limit]
+    lang = translation.get_language()
     lines = []
     for row in rows:
-        for event in reversed(row.events):
+        texts = _described_row(engine, row.events, names, lang)
+        for event, text in zip(reversed(row.events), texts):
             if not event_visible(event, seat_number):
                 continue
             lines.append({"seq": row.seq, "at": row.created_at, "kind": row.kind,
-                          "text": describe(engine, event, names), "dice": event.get("dice")})
+                          "text": text, "dice": event.get("dice")})
     return lines
+
+
+class _DescribedRows:
+    """A row's events in words (newest first), by the row's events as JSON, the names and the
+    language: every socket of every match redescribed its last thirty rows on each new version,
+    though a row never changes. Kept by content, not by match and seq, so a row can never be
+    said as another row was (a database made again reuses ids); the words never depend on who
+    reads them (who may see an event is decided afterwards), so no viewer is in the key."""
+
+    SIZE = 20000
+
+    def __init__(self):
+        self.lock, self.texts = threading.Lock(), OrderedDict()
+
+    def get(self, engine, events: list, names: list[str], lang) -> list[str]:
+        key = (engine.name, lang, tuple(names), json.dumps(events, sort_keys=True, separators=(",", ":")))
+        with self.lock:
+            texts = self.texts.get(key)
+            if texts is not None:
+                self.texts.move_to_end(key)
+                return texts
+        texts = [describe(engine, event, names) for event in reversed(events)]
+        with self.lock:
+            self.texts[key] = texts
+            if len(self.texts) > self.SIZE:
+                self.texts.popitem(last=False)
+        return texts
+
+
+_described_row = _DescribedRows().get
 
 
 def describe(engine, event: dict, names: list[str]) -> str:

@@ -1,8 +1,10 @@
 import json
 
 from django import template
+from django.template.base import render_value_in_context
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _, pgettext_lazy
 
 from games.models import Seat
@@ -103,3 +105,24 @@ def game_title(name: str) -> str:
 
     engine = ENGINES.get(name)
     return engine.title if engine else name
+
+
+@register.simple_tag(takes_context=True)
+def log_items(context, lines) -> str:
+    """The log's lines as <li>s. A socket sends the log with every update, fifty lines or so: as
+    a {% for %} with its translation and dice loop inside it took a good part of the render, so
+    it is built here, the same HTML the loop gave."""
+    dice_words = _("dice %(faces)s")
+    items = []
+    for line in lines:
+        dice = line["dice"]
+        item = ['<li class="log-', render_value_in_context(line["kind"], context), '">',
+                render_value_in_context(line["text"], context)]
+        if dice:
+            faces = ", ".join(conditional_escape(d) for d in dice)
+            item += [' <span class="dice" aria-label="', dice_words % {"faces": faces}, '">']
+            item += [f'<span class="die">{render_value_in_context(d, context)}</span>' for d in dice]
+            item.append("</span>")
+        item.append("</li>")
+        items.append("".join(item))
+    return mark_safe("".join(items))

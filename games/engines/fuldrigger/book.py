@@ -37,9 +37,14 @@ class Book(Phrasebook):
     """A Phrasebook whose fields may also be `Name`s, said in the language of the sentence."""
 
     def say(self, key: str, lang: str | None = "en", **fields) -> str:
-        said = {field: value.said(lang) if isinstance(value, Name) else value
-                for field, value in fields.items()}
-        return super().say(key, lang, **said)
+        # Most sentences carry no Name: fill them in without rebuilding their fields (every
+        # log line and label of a render comes through here).
+        for value in fields.values():
+            if isinstance(value, Name):
+                fields = {field: value.said(lang) if isinstance(value, Name) else value
+                          for field, value in fields.items()}
+                break
+        return super().say(key, lang, **fields)
 
 
 # Every sentence, name and label is in words.json, English and its translations side by side;

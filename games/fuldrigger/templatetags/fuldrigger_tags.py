@@ -2,8 +2,10 @@
 import json
 
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.template.base import render_value_in_context
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _, ngettext, pgettext
 
 from games.engines.fuldrigger.board import WORLD
 from games.fuldrigger import pages, world_map
@@ -84,3 +86,56 @@ def fd_json(action) -> str:
     than escaping every double quote, which the buttons of a busy turn add up to."""
     text = action if isinstance(action, str) else json.dumps(action, separators=(",", ":"), sort_keys=True)
     return mark_safe(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#x27;"))
+
+
+# A busy map and market list are the bulk of every socket update: their rows are built here
+# rather than by {% for %} loops of {% if %}s and translations (the same HTML, value by value
+# as the template would write it, within its {% localize %} setting).
+
+@register.simple_tag(takes_context=True)
+def fd_piece_rows(context, fd):
+    """pieces.html's markers, fortresses and ships."""
+    def v(value):
+        return render_value_in_context(value, context)
+
+    out = []
+    for m in fd["markets"]["marks"]:
+        out.append(f'<use href="#fd-buyer" class="fd-buyer{"" if m["ok"] else " fd-too-near"}" x="{v(m["x"])}" '
+                   f'y="{v(m["y"])}" width="6" height="6" data-id="{v(m["id"])}"><title>{v(m["title"])}</title></use>')
+    out.append("\n")
+    for f in fd["pieces"]["fortresses"]:
+        out.append(f'<use href="#fd-fort" x="{v(f["x"])}" y="{v(f["y"])}" class="fd-fort colour-{v(f["colour"])}">'
+                   f'<title>{v(f["title"])}</title></use>')
+    out.append("\n")
+    for s in fd["pieces"]["ships"]:
+        x, y, ship = v(s["x"]), v(s["y"]), v(s["id"])
+        out.append(f'<g class="fd-ship{" fd-mine" if s["mine"] else ""}{" fd-selected" if s["selected"] else ""}" '
+                   f'transform="translate({x} {y})" data-x="{x}" data-y="{y}" data-o="{v(s["o"])}">')
+        if s["movable"]:
+            out.append(f'<a href="?sail={ship}#fd-sail" data-ship="{ship}" tabindex="-1"><circle class="fd-hit" '
+                       f'cy="-4" r="5.5"/>')
+        out.append(f'<use href="#fd-ship-{v(s["symbol"])}" x="-3.5" y="-8.2" class="colour-{v(s["colour"])}">'
+                   f'<title>{v(s["title"])}</title></use>')
+        if s["movable"]:
+            out.append("</a>")
+        out.append("</g>")
+    return mark_safe("".join(out))
+
+
+@register.simple_tag(takes_context=True)
+def fd_market_rows(context, ports):
+    """markets.html's ports that buy one cargo."""
+    def v(value):
+        return render_value_in_context(value, context)
+
+    here = conditional_escape(pgettext("fuldrigger: the ship lies in this port", "here"))
+    embargo, allowed, near = (conditional_escape(_("embargo this round")), conditional_escape(_("sale allowed")),
+                              conditional_escape(_("too near: sail on past ten squares")))
+    out = []
+    for r in ports:
+        away = here if r["here"] else ngettext("%(steps)s square away", "%(steps)s squares away",
+                                               r["steps"]) % {"steps": v(r["steps"])}
+        sale = embargo if r["embargo"] else allowed if r["far"] else near
+        out.append(f'<li class="{"fd-ok" if r["ok"] else "fd-not-yet"}"><span class="fd-market-port">{v(r["name"])}'
+                   f'</span>&nbsp;<b>{v(r["price"])}</b> · <small>{away} — {sale}</small></li>')
+    return mark_safe("".join(out))
