@@ -36,12 +36,18 @@ def speaking_to(user):
     return translation.override(language_for(getattr(user, "profile", None)))
 
 
-def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "") -> Notification | None:
+UNREAD = object()
+
+
+def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "",
+           profile=UNREAD) -> Notification | None:
     """Record a notification once (a second call with the same key does nothing) and send it
-    on by email and webhook as the player chose."""
+    on by email and webhook as the player chose. A caller that has just read the player's
+    profile (or found none) passes it as `profile`; otherwise it is read here."""
     if not user.is_active:
         return None  # bots and closed accounts have nobody to tell
-    profile = Profile.objects.filter(user=user).first()
+    if profile is UNREAD:
+        profile = Profile.objects.filter(user=user).first()
     if kind == Notification.TURN and profile is not None and not profile.notify_turn:
         return None
     try:
