@@ -7,13 +7,13 @@ from contextlib import contextmanager, nullcontext
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.engines import get_engine
-from games.models import Match, Seat
+from games.models import ActionLog, Match, Seat
 from games.selectors import seat_names
 from notifications.models import Notification, ReminderSent
 from notifications.services import notify, speaking_to
@@ -35,24 +35,26 @@ def on_its_own(what: str):
 # Events that concern the seats they name beyond the one who acted.
 OFFER_EVENTS = {"offer"}
 CARD_EVENTS = {"card"}
+TOLD_EVENTS = OFFER_EVENTS | CARD_EVENTS
 
 
 def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
-    # One job per committed change: the state (the largest column) is not read, the seats come
-    # with their players and profiles in one query (names, languages, preferences), and the
-    # names only when an event is to be told.
-    seats_with_players = Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
-    match = (Match.objects.filter(pk=match_id, state__isnull=False).defer("state")
-             .prefetch_related(seats_with_players).first())
-    if match is None:
+    # One job per committed change, most of them telling nobody: the log's events come first,
+    # and the match (without its state, the largest column) and its seats with their players'
+    # profiles in one query only when an event or a turn is to be told.
+    rows = match_log_events(match_id, first_seq, last_seq)
+    if turn_passed_to is None and not any(e.get("type") in TOLD_EVENTS for _, events in rows for e in events):
         return
-    seats = {s.number: s for s in match.seats.all() if s.number is not None}
+    seats = {s.number: s for s in Seat.objects.filter(match_id=match_id, number__isnull=False,
+                                                      match__state__isnull=False)
+             .select_related("match", "user__profile").defer("match__state")}
+    if not seats:
+        return
+    match = next(iter(seats.values())).match
     url = match.get_absolute_url()
     engine, names = None, None
-    rows = match.log.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq").values_list("seq", "events") \
-        if last_seq >= first_seq else []
     for seq, events in rows:
-        for index, event in enumerate(events or ()):
+        for index, event in enumerate(events):
             kind = event.get("type")
             if kind in OFFER_EVENTS and event.get("to") in seats:
                 told, note_kind = [seats[event["to"]]], Notification.OFFER
@@ -61,6 +63,7 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
             else:
                 continue
             if names is None:
+                prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user__profile")))
                 engine, names = get_engine(match.game), seat_names(match)
             for seat in told:
                 with on_its_own(f"seat {seat.number} of match {match.pk} of event {seq}:{index}"), \
@@ -76,6 +79,15 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
                 notify(user=seat.user, kind=Notification.TURN, match=match, url=url, profile=_profile(seat),
                        key=f"{match.pk}:turn:{match.turn_key}",
                        text=_("It is your turn in %(match)s.") % {"match": match})
+
+
+def match_log_events(match_id, first_seq, last_seq) -> list:
+    """(seq, events) of the match's log rows first_seq..last_seq, in order."""
+    if last_seq < first_seq:
+        return []
+    return [(seq, events or []) for seq, events in
+            ActionLog.objects.filter(match_id=match_id, seq__gte=first_seq, seq__lte=last_seq)
+            .order_by("seq").values_list("seq", "events")]
 
 
 def _profile(seat):

@@ -50,13 +50,17 @@ def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "",
         profile = Profile.objects.filter(user=user).first()
     if kind == Notification.TURN and profile is not None and not profile.notify_turn:
         return None
+    emailed = profile is not None and profile.notify_email == Profile.NOTIFY_EACH and bool(user.email)
     try:
+        # Stored as e-mailed when it is to be (one write, not two): a mail that fails below
+        # clears it, and a run that dies before its commit stores nothing at all.
         with transaction.atomic():
             notification = Notification.objects.create(user=user, kind=kind, key=key[:120], text=text[:300],
-                                                       match=match, url=url)
+                                                       match=match, url=url,
+                                                       emailed_at=timezone.now() if emailed else None)
     except IntegrityError:
         return None
-    if profile is not None and profile.notify_email == Profile.NOTIFY_EACH and user.email:
+    if emailed:
         # The text is in the player's language already; whatever the mail adds must be too.
         # A mail that fails (a server away, a bad header) is logged and the digest's to send:
         # the webhook below still goes, and so do the notifications after this one.
@@ -66,8 +70,7 @@ def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "",
                           [user.email])
         except Exception:
             log.exception("could not email notification %s to user %s", notification.pk, user.pk)
-        else:
-            notification.emailed_at = timezone.now()
+            notification.emailed_at = None
             notification.save(update_fields=["emailed_at"])
     if profile is not None and profile.webhook_url:
         delivery = WebhookDelivery.objects.create(notification=notification, url=profile.webhook_url,
