@@ -22,6 +22,8 @@ def _keep_connections(**kwargs):
 
     for alias in connections:
         config = connections.settings[alias]
+        if config.get("OPTIONS", {}).get("pool"):
+            continue  # DB_POOL=1: connections come from the pool (which refuses CONN_MAX_AGE)
         if config.get("CONN_MAX_AGE") is not None:
             config["CONN_MAX_AGE"] = max(config.get("CONN_MAX_AGE") or 0, WORKER_CONN_MAX_AGE)
         config["CONN_HEALTH_CHECKS"] = True
