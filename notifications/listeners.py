@@ -42,7 +42,7 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
     # One job per committed change, most of them telling nobody: the log's events come first,
     # and the match (without its state, the largest column) and its seats with their players'
     # profiles in one query only when an event or a turn is to be told.
-    rows = match_log_events(match_id, first_seq, last_seq)
+    rows = _log_events(match_id, first_seq, last_seq)
     if turn_passed_to is None and not any(e.get("type") in TOLD_EVENTS for _, events in rows for e in events):
         return
     seats = {s.number: s for s in Seat.objects.filter(match_id=match_id, number__isnull=False,
@@ -63,7 +63,8 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
             else:
                 continue
             if names is None:
-                prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user__profile")))
+                with_players = Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
+                prefetch_related_objects([match], with_players)
                 engine, names = get_engine(match.game), seat_names(match)
             for seat in told:
                 with on_its_own(f"seat {seat.number} of match {match.pk} of event {seq}:{index}"), \
@@ -81,7 +82,7 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
                        text=_("It is your turn in %(match)s.") % {"match": match})
 
 
-def match_log_events(match_id, first_seq, last_seq) -> list:
+def _log_events(match_id, first_seq, last_seq) -> list:
     """(seq, events) of the match's log rows first_seq..last_seq, in order."""
     if last_seq < first_seq:
         return []

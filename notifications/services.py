@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -51,13 +51,15 @@ def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "",
     if kind == Notification.TURN and profile is not None and not profile.notify_turn:
         return None
     emailed = profile is not None and profile.notify_email == Profile.NOTIFY_EACH and bool(user.email)
+    # Inside the caller's transaction (a job's) it is stored as e-mailed at once, one write
+    # instead of two: a mail that fails clears it, a run that dies before the commit stores
+    # nothing. On its own (autocommit) it is marked only once the mail has gone.
+    marked = emailed and connection.in_atomic_block
     try:
-        # Stored as e-mailed when it is to be (one write, not two): a mail that fails below
-        # clears it, and a run that dies before its commit stores nothing at all.
         with transaction.atomic():
             notification = Notification.objects.create(user=user, kind=kind, key=key[:120], text=text[:300],
                                                        match=match, url=url,
-                                                       emailed_at=timezone.now() if emailed else None)
+                                                       emailed_at=timezone.now() if marked else None)
     except IntegrityError:
         return None
     if emailed:
@@ -70,8 +72,13 @@ def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "",
                           [user.email])
         except Exception:
             log.exception("could not email notification %s to user %s", notification.pk, user.pk)
-            notification.emailed_at = None
-            notification.save(update_fields=["emailed_at"])
+            if marked:
+                notification.emailed_at = None
+                notification.save(update_fields=["emailed_at"])
+        else:
+            if not marked:
+                notification.emailed_at = timezone.now()
+                notification.save(update_fields=["emailed_at"])
     if profile is not None and profile.webhook_url:
         delivery = WebhookDelivery.objects.create(notification=notification, url=profile.webhook_url,
                                                   next_try_at=timezone.now() + WEBHOOK_LEASE)
