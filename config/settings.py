@@ -153,6 +153,11 @@ CELERY_TASK_ALWAYS_EAGER = JOBS_IN_PROCESS
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# No task's return value is read from the broker (there is no result backend).
+CELERY_TASK_IGNORE_RESULT = True
+# A worker process keeps its database connection across tasks (see config/celery.py): Celery's
+# Django fix-up closes it only every this many tasks (twice that many pre/post-run calls).
+CELERY_DB_REUSE_MAX = 1000
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 SWEEP_SECONDS = float(env("SWEEP_SECONDS", "5"))
 CELERY_BEAT_SCHEDULE = {

@@ -30,12 +30,14 @@ def run_job(job_id):
     finds nothing after, and a run that fails leaves the row for the sweep. Each listener is
     idempotent as well (notifications are keyed), for a run that dies after sending."""
     with transaction.atomic():
-        job = Job.objects.select_for_update(skip_locked=True).filter(pk=job_id).first()
-        if job is None:
+        job = Job.objects.select_for_update(skip_locked=True).filter(pk=job_id).values_list(
+            "match_id", "kind", "args").order_by()[:1]
+        if not job:
             return False
-        for path in getattr(settings, JOB_LISTENERS[job.kind]):
-            import_string(path)(match_id=job.match_id, **job.args)
-        job.delete()
+        match_id, kind, args = job[0]
+        for path in getattr(settings, JOB_LISTENERS[kind]):
+            import_string(path)(match_id=match_id, **args)
+        Job.objects.filter(pk=job_id).delete()
     return True
 
 

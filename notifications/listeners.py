@@ -7,12 +7,13 @@ from contextlib import contextmanager, nullcontext
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.engines import get_engine
-from games.models import Match
+from games.models import ActionLog, Match, Seat
 from games.selectors import seat_names
 from notifications.models import Notification, ReminderSent
 from notifications.services import notify, speaking_to
@@ -34,18 +35,26 @@ def on_its_own(what: str):
 # Events that concern the seats they name beyond the one who acted.
 OFFER_EVENTS = {"offer"}
 CARD_EVENTS = {"card"}
+TOLD_EVENTS = OFFER_EVENTS | CARD_EVENTS
 
 
 def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None or match.state is None:
+    # One job per committed change, most of them telling nobody: the log's events come first,
+    # and the match (without its state, the largest column) and its seats with their players'
+    # profiles in one query only when an event or a turn is to be told.
+    rows = _log_events(match_id, first_seq, last_seq)
+    if turn_passed_to is None and not any(e.get("type") in TOLD_EVENTS for _, events in rows for e in events):
         return
-    engine = get_engine(match.game)
-    names = seat_names(match)
-    seats = {s.number: s for s in match.seats.select_related("user__profile") if s.number is not None}
+    seats = {s.number: s for s in Seat.objects.filter(match_id=match_id, number__isnull=False,
+                                                      match__state__isnull=False)
+             .select_related("match", "user__profile").defer("match__state")}
+    if not seats:
+        return
+    match = next(iter(seats.values())).match
     url = match.get_absolute_url()
-    for row in match.log.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"):
-        for index, event in enumerate(row.events):
+    engine, names = None, None
+    for seq, events in rows:
+        for index, event in enumerate(events):
             kind = event.get("type")
             if kind in OFFER_EVENTS and event.get("to") in seats:
                 told, note_kind = [seats[event["to"]]], Notification.OFFER
@@ -53,20 +62,38 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
                 told, note_kind = list(seats.values()), Notification.CARD
             else:
                 continue
+            if names is None:
+                with_players = Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
+                prefetch_related_objects([match], with_players)
+                engine, names = get_engine(match.game), seat_names(match)
             for seat in told:
-                with on_its_own(f"seat {seat.number} of match {match.pk} of event {row.seq}:{index}"), \
+                with on_its_own(f"seat {seat.number} of match {match.pk} of event {seq}:{index}"), \
                         speaking_to(seat.user):
                     said = engine.describe(event, names, lang=translation.get_language())
-                    notify(user=seat.user, kind=note_kind, match=match, url=url,
-                           key=f"{match.pk}:{row.seq}:{index}", text=f"{match}: {said}")
+                    notify(user=seat.user, kind=note_kind, match=match, url=url, profile=_profile(seat),
+                           key=f"{match.pk}:{seq}:{index}", text=f"{match}: {said}")
     if turn_passed_to is not None and match.status == Match.RUNNING and turn_passed_to in seats \
             and turn_passed_to in match.turn_seats:
         seat = seats[turn_passed_to]
         if not seat.played_by_bot(match):
             with on_its_own(f"seat {seat.number} of match {match.pk} of its turn"), speaking_to(seat.user):
-                notify(user=seat.user, kind=Notification.TURN, match=match, url=url,
+                notify(user=seat.user, kind=Notification.TURN, match=match, url=url, profile=_profile(seat),
                        key=f"{match.pk}:turn:{match.turn_key}",
                        text=_("It is your turn in %(match)s.") % {"match": match})
+
+
+def _log_events(match_id, first_seq, last_seq) -> list:
+    """(seq, events) of the match's log rows first_seq..last_seq, in order."""
+    if last_seq < first_seq:
+        return []
+    return [(seq, events or []) for seq, events in
+            ActionLog.objects.filter(match_id=match_id, seq__gte=first_seq, seq__lte=last_seq)
+            .order_by("seq").values_list("seq", "events")]
+
+
+def _profile(seat):
+    """The profile read with the seat's player (select_related), None if they have none."""
+    return getattr(seat.user, "profile", None)
 
 
 def match_finished(*, match_id):

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -36,21 +36,33 @@ def speaking_to(user):
     return translation.override(language_for(getattr(user, "profile", None)))
 
 
-def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "") -> Notification | None:
+UNREAD = object()
+
+
+def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "",
+           profile=UNREAD) -> Notification | None:
     """Record a notification once (a second call with the same key does nothing) and send it
-    on by email and webhook as the player chose."""
+    on by email and webhook as the player chose. A caller that has just read the player's
+    profile (or found none) passes it as `profile`; otherwise it is read here."""
     if not user.is_active:
         return None  # bots and closed accounts have nobody to tell
-    profile = Profile.objects.filter(user=user).first()
+    if profile is UNREAD:
+        profile = Profile.objects.filter(user=user).first()
     if kind == Notification.TURN and profile is not None and not profile.notify_turn:
         return None
+    emailed = profile is not None and profile.notify_email == Profile.NOTIFY_EACH and bool(user.email)
+    # Inside the caller's transaction (a job's) it is stored as e-mailed at once, one write
+    # instead of two: a mail that fails clears it, a run that dies before the commit stores
+    # nothing. On its own (autocommit) it is marked only once the mail has gone.
+    marked = emailed and connection.in_atomic_block
     try:
         with transaction.atomic():
             notification = Notification.objects.create(user=user, kind=kind, key=key[:120], text=text[:300],
-                                                       match=match, url=url)
+                                                       match=match, url=url,
+                                                       emailed_at=timezone.now() if marked else None)
     except IntegrityError:
         return None
-    if profile is not None and profile.notify_email == Profile.NOTIFY_EACH and user.email:
+    if emailed:
         # The text is in the player's language already; whatever the mail adds must be too.
         # A mail that fails (a server away, a bad header) is logged and the digest's to send:
         # the webhook below still goes, and so do the notifications after this one.
@@ -60,9 +72,13 @@ def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "") -
                           [user.email])
         except Exception:
             log.exception("could not email notification %s to user %s", notification.pk, user.pk)
+            if marked:
+                notification.emailed_at = None
+                notification.save(update_fields=["emailed_at"])
         else:
-            notification.emailed_at = timezone.now()
-            notification.save(update_fields=["emailed_at"])
+            if not marked:
+                notification.emailed_at = timezone.now()
+                notification.save(update_fields=["emailed_at"])
     if profile is not None and profile.webhook_url:
         delivery = WebhookDelivery.objects.create(notification=notification, url=profile.webhook_url,
                                                   next_try_at=timezone.now() + WEBHOOK_LEASE)

@@ -225,3 +225,24 @@ def test_a_failing_listener_keeps_its_job_for_the_next_sweep(race_match, player,
     assert Job.objects.filter(match=race_match).count() == 1  # the first run failed and rolled back
     assert tasks.sweep_due_matches.apply().get() == 1
     assert not Job.objects.exists() and len(CALLS) == 2  # heard twice, idempotent listeners ignore the rerun
+
+
+def test_a_worker_process_keeps_its_connection_and_a_callers_eager_job_leaves_it_alone(db, monkeypatch):
+    from celery import signals
+    from django.db import connection, connections, transaction
+
+    from config import celery as worker
+
+    config = connections.settings["default"]
+    monkeypatch.setitem(config, "CONN_MAX_AGE", 0)
+    monkeypatch.setitem(config, "CONN_HEALTH_CHECKS", False)
+    try:
+        worker._keep_connections()  # as in each pool process at its start
+        assert config["CONN_MAX_AGE"] == worker.WORKER_CONN_MAX_AGE and config["CONN_HEALTH_CHECKS"]
+        # An eager job in the caller's transaction must not close the caller's connection.
+        with transaction.atomic():
+            assert tasks.run_job.apply(args=[0]).get() is False
+            assert connection.in_atomic_block and not connection.needs_rollback
+    finally:
+        signals.task_prerun.disconnect(worker._close_old_connections)
+        signals.task_postrun.disconnect(worker._close_old_connections)
