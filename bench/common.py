@@ -185,11 +185,14 @@ class Servers:
         self.wait_ready()
         return self
 
-    def pids(self, web: bool = True) -> list[int]:
-        """The web processes and their children (gunicorn's workers), or the Celery worker and
-        its pool, for CPU accounting."""
+    def pids(self, which: str = "web") -> list[int]:
+        """For CPU accounting, the processes of one part with their children (gunicorn's
+        workers, Celery's pool): "web" (HTTP and Daphne), "http", "ws" (the Daphnes) or
+        "worker"."""
+        procs = {"web": self.web_procs, "http": self.web_procs[:1], "ws": self.web_procs[1:],
+                 "worker": [self.worker]}[which]
         out = []
-        for proc in self.web_procs if web else [self.worker]:
+        for proc in procs:
             out.append(proc.pid)
             try:
                 children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
@@ -254,6 +257,20 @@ class Servers:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
         return False
+
+
+def postgres_pids() -> list[int]:
+    """This machine's PostgreSQL processes (the bench's database is local): their CPU is the
+    database's share of a run, with whatever else uses that server meanwhile."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() in ("postgres", "postmaster"):
+                    out.append(int(entry.name))
+            except OSError:
+                pass
+    return out
 
 
 def setup_django() -> None:

@@ -35,7 +35,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from bench.common import PASSWORD, Figure, make_users, median, percentile, start_match
+from bench.common import PASSWORD, Figure, make_users, median, percentile, postgres_pids, start_match
 from bench.players import alogin, choose
 
 GAMES = ("fuldrigger", "pirater")
@@ -311,6 +311,8 @@ async def _main(run: Run, tables: list[Table], users: list) -> None:
     run.ramp_seconds = time.perf_counter() - ramp
     run.ready_at_start = run.open_tables
     cpu = _cpu_seconds(run.web_pids), resource.getrusage(resource.RUSAGE_SELF), _cpu_seconds(run.worker_pids)
+    parts = {name: _cpu_seconds(pids) for name, pids in run.part_pids.items()}
+    database = {pid: _cpu_seconds([pid]) for pid in postgres_pids()}
     run.started = time.perf_counter()
     run.ended = run.started + run.seconds
     run.go.set()
@@ -318,6 +320,9 @@ async def _main(run: Run, tables: list[Table], users: list) -> None:
     own = resource.getrusage(resource.RUSAGE_SELF)
     run.daphne_cpu = (_cpu_seconds(run.web_pids) - cpu[0]) / run.seconds
     run.worker_cpu = (_cpu_seconds(run.worker_pids) - cpu[2]) / run.seconds
+    run.part_cpu = {name: (_cpu_seconds(pids) - parts[name]) / run.seconds for name, pids in run.part_pids.items()}
+    run.postgres_cpu = sum(max(0.0, _cpu_seconds([pid]) - database.get(pid, 0.0))
+                           for pid in postgres_pids()) / run.seconds
     run.client_cpu = (own.ru_utime + own.ru_stime - cpu[1].ru_utime - cpu[1].ru_stime) / run.seconds
     run.stop = True
     stopped = time.perf_counter()
@@ -380,7 +385,9 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
 
     phases["setup"] = time.perf_counter() - t0
     run = Run(servers.base, servers.ws_bases, seconds)
-    run.web_pids, run.worker_pids = servers.pids(), servers.pids(web=False)
+    run.web_pids, run.worker_pids = servers.pids(), servers.pids("worker")
+    # (PostgreSQL's processes are read again at the end: backends come and go with connections)
+    run.part_pids = {"HTTP": servers.pids("http"), "Daphne": servers.pids("ws")}
     t0 = time.perf_counter()
     asyncio.run(_main(run, tables, users))
     phases.update(ramp=run.ramp_seconds, play=seconds, drain=run.drain_seconds,
@@ -447,7 +454,9 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
                f"the web processes ({servers.layout}) used {daphne_cpu:.0%} of a core, the clients "
                f"{client_cpu:.0%}, the worker {run.worker_cpu:.0%}: per action answered in the window, "
                f"{cpu_per_action(daphne_cpu)} ms of CPU in the web processes and "
-               f"{cpu_per_action(run.worker_cpu)} ms in the worker; event-loop lag p50 "
+               f"{cpu_per_action(run.worker_cpu)} ms in the worker (of the web processes' share: "
+               + ", ".join(f"{name} {cpu_per_action(share)} ms" for name, share in run.part_cpu.items())
+               + f"; PostgreSQL {cpu_per_action(run.postgres_cpu)} ms); event-loop lag p50 "
                f"{median(run.lag) or 0:.0f} ms, p99 {percentile(run.lag, 99) or 0:.0f} ms")
     lost = never
     if label:
@@ -460,6 +469,7 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
         Figure("load_actions_per_s", round(rate, 1), "actions/s", f">= {RATE_TARGET}", rate >= RATE_TARGET,
                note=context,
                detail={"matches": len(all_matches), "finished": finished, "daphne_cpu": daphne_cpu,
+                       "cpu_by_part": {**run.part_cpu, "PostgreSQL": run.postgres_cpu},
                        "client_cpu": client_cpu, "worker_cpu": run.worker_cpu, "layout": servers.layout, "lag_p50_ms": median(run.lag), "stale": run.stale,
                        "ramp_seconds": run.ramp_seconds, "handshake_retries": run.retries[:20],
                        "phases_seconds": {k: round(v, 1) for k, v in phases.items()},
