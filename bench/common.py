@@ -140,6 +140,7 @@ TIMESTAMP = re.compile(r"^\[[^]]*\] ?")
 HTTP_WORKERS = int(os.environ.get("BENCH_HTTP_WORKERS", "2"))  # to try other layouts
 HTTP_THREADS = int(os.environ.get("BENCH_HTTP_THREADS", "4"))
 DAPHNES = int(os.environ.get("BENCH_DAPHNES", "2"))
+HTTP_SERVER = os.environ.get("BENCH_HTTP_SERVER", "gunicorn")  # or granian, to compare
 CONN_MAX_AGE = "60"
 
 
@@ -160,7 +161,8 @@ class Servers:
 
     @property
     def layout(self) -> str:
-        return (f"gunicorn config.wsgi, {self.http_workers} gthread worker(s) × {self.threads} threads "
+        kind = "gthread worker(s)" if HTTP_SERVER == "gunicorn" else "WSGI worker(s)"
+        return (f"{HTTP_SERVER} config.wsgi, {self.http_workers} {kind} × {self.threads} threads "
                 f"and {self.daphnes} Daphne for /ws/, DB_CONN_MAX_AGE={CONN_MAX_AGE}; a Celery worker --beat "
                 f"--concurrency=2")
 
@@ -172,10 +174,15 @@ class Servers:
         return proc
 
     def __enter__(self):
-        self.web_procs.append(self._start("gunicorn", [
-            str(VENV_BIN / "gunicorn"), "config.wsgi:application", "-b", f"127.0.0.1:{self.port}",
-            "-k", "gthread", "--workers", str(self.http_workers), "--threads", str(self.threads),
-            "--keep-alive", "75", "--log-level", "warning"], DB_CONN_MAX_AGE=CONN_MAX_AGE))
+        if HTTP_SERVER == "granian":
+            http = [str(VENV_BIN / "granian"), "--interface", "wsgi", "config.wsgi:application",
+                    "--host", "127.0.0.1", "--port", str(self.port), "--workers", str(self.http_workers),
+                    "--blocking-threads", str(self.threads), "--log-level", "warning", "--no-ws"]
+        else:
+            http = [str(VENV_BIN / "gunicorn"), "config.wsgi:application", "-b", f"127.0.0.1:{self.port}",
+                    "-k", "gthread", "--workers", str(self.http_workers), "--threads", str(self.threads),
+                    "--keep-alive", "75", "--log-level", "warning"]
+        self.web_procs.append(self._start(HTTP_SERVER, http, DB_CONN_MAX_AGE=CONN_MAX_AGE))
         for number, port in enumerate(self.ws_ports):
             self.web_procs.append(self._start(f"daphne-{number}", [
                 str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],

@@ -6,9 +6,10 @@ user logged in once through /accounts/login/; a user plays at many tables, as a 
 tabs) and keeps a WebSocket open on /ws/matches/<id>/ for the whole match. In a loop it asks
 GET /api/matches/<id>/actions; on its turn it POSTs one of the listed actions with the version
 and keeps playing while the response says it is still its turn; otherwise it waits for its
-socket to bring a version newer than the one it last read (or 2 s) and asks again. There is no think time. When a match
-ends, the first player creates the next one over the API and the second joins it, so the
-tables stay busy for the whole run.
+socket to bring a version newer than the one it last read and asks again (after 15 s of
+silence it asks whether the match still runs). There is no think time. When a match ends, the
+first player creates the next one over the API and the second joins it, so the tables stay
+busy for the whole run.
 
 Every socket message is the re-rendered #match-live div; the client notes its data-version,
 its arrival time and how far back its log goes (the log's data-from: the version that wrote
@@ -47,6 +48,10 @@ QUIET_MAX = 15.0
 POSTS_MAX = 90.0  # the longest the stop waits for moves still in flight
 RAMP_MAX = 60.0  # the clock starts then even if some tables' sockets are not open yet
 TURN_SECONDS = 14 * 24 * 3600
+# A waiting bot asks again when its socket shows a newer version; if nothing came for this long
+# it asks whether the match still runs. (At 2 s, under a load that answers moves in seconds,
+# the 200 waiting players' safety polls were most of the HTTP requests.)
+SILENCE = 15.0
 
 VERSION = re.compile(r'data-version="(\d+)"')
 LOG_FROM = re.compile(r'class="log-lines" data-from="(\d+)"')
@@ -92,7 +97,8 @@ class Run:
         self.sockets: list[Socket] = []
         self.posts: list[float] = []  # ms of each successful POST in the window
         self.lag: list[float] = []
-        self.stale = 0  # 409s: the other player moved first (Fuldrigger's offers let both act)
+        self.stale = 0
+        self.requests = Counter()  # by kind, over the whole run  # 409s: the other player moved first (Fuldrigger's offers let both act)
         self.retries: list[str] = []
         self.handshakes = asyncio.Semaphore(HANDSHAKES)
         self.go = asyncio.Event()  # the clock starts once every table's sockets are open
@@ -171,6 +177,7 @@ async def _play(run: Run, http, player: Player, match_id: int, game: str, rnd: r
     while not run.stop and not player.over:
         player.event.clear()
         try:
+            run.requests["GET actions"] += 1
             response = await http.get(f"/api/matches/{match_id}/actions", headers=headers)
         except Exception as exc:
             run.error(f"GET actions: {type(exc).__name__}: {exc}")
@@ -185,6 +192,7 @@ async def _play(run: Run, http, player: Player, match_id: int, game: str, rnd: r
             body = {"action": choose(game, data["actions"], rnd), "version": data["version"]}
             start = time.perf_counter()
             run.posting += 1
+            run.requests["POST action"] += 1
             try:
                 response = await http.post(f"/api/matches/{match_id}/actions", json=body, headers=headers)
             except Exception as exc:
@@ -207,9 +215,11 @@ async def _play(run: Run, http, player: Player, match_id: int, game: str, rnd: r
             if run.stop:
                 return
             try:
-                await asyncio.wait_for(_news(player, data["version"]), 2.0)
+                await asyncio.wait_for(_news(player, data["version"]), SILENCE)
             except asyncio.TimeoutError:
-                # Nothing came: the match may be over, or the worker still drawing a card.
+                # Nothing came for long: ask whether the match still runs (the socket shows the
+                # end and every version, so this is only a safety net).
+                run.requests["GET match"] += 1
                 info = await http.get(f"/api/matches/{match_id}", headers=headers)
                 if info.status_code == 200 and info.json()["status"] != "running":
                     player.over = True
@@ -450,7 +460,8 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
     context = (f"{matches} tables ({', '.join(GAMES)} alternately, 2 players each), {seconds:.0f} s; "
                f"the sockets of {run.ready_at_start} tables opened in {run.ramp_seconds:.0f} s ({len(run.retries)} "
                f"handshakes retried) before the clock started; sockets drained for {run.drain_seconds:.0f} s after the stop; {len(all_matches)} matches played, {finished} finished; {commits} actions committed, "
-               f"{run.stale} refused as stale (409, the other player moved first); "
+               f"{run.stale} refused as stale (409, the other player moved first); requests over the run: "
+               + ", ".join(f"{count} {kind}" for kind, count in run.requests.most_common()) + "; "
                f"the web processes ({servers.layout}) used {daphne_cpu:.0%} of a core, the clients "
                f"{client_cpu:.0%}, the worker {run.worker_cpu:.0%}: per action answered in the window, "
                f"{cpu_per_action(daphne_cpu)} ms of CPU in the web processes and "
