@@ -130,9 +130,15 @@ REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # channels-redis blocks on Redis for 5 s waiting for messages; a socket timeout of
-            # the same 5 s (redis-py's default) would drop idle browsers on a busy server.
+            # Redis Pub/Sub: a change is one PUBLISH, heard once by each process with a socket
+            # on the match and handed to its sockets there. The list-based layer
+            # (channels_redis.core) pushed a copy into a list per socket and each socket popped
+            # its own, several Redis round trips a socket a change (under the load test, about
+            # a third of Daphne's CPU). Nothing is kept for an absent listener, which is all a
+            # change needs: a socket that (re)connects renders the match as it is.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # A socket timeout of redis-py's default 5 s would drop idle connections on a busy
+            # server.
             # redis-py caps a pool at 100 connections and raises beyond: hundreds of sockets
             # leaving at once (a restart, the end of the load benchmark) each discard a group.
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30,
