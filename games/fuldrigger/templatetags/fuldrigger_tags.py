@@ -3,7 +3,7 @@ import json
 
 from django import template
 from django.template.base import render_value_in_context
-from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _, ngettext, pgettext
 
@@ -138,4 +138,174 @@ def fd_market_rows(context, ports):
         sale = embargo if r["embargo"] else allowed if r["far"] else near
         out.append(f'<li class="{"fd-ok" if r["ok"] else "fd-not-yet"}"><span class="fd-market-port">{v(r["name"])}'
                    f'</span>&nbsp;<b>{v(r["price"])}</b> · <small>{away} — {sale}</small></li>')
+    return mark_safe("".join(out))
+
+
+# The rest of the live part's sections, built here for the same reason: each was a template
+# included once per render (a port's once per port, a button's once per button), with its loops,
+# {% if %}s and translations. The HTML is the templates', character for character: words a
+# template took from {% translate %} or {% blocktranslate %} are not escaped (they are the
+# site's), values are, and localised as {{ }} would.
+
+def _renderer(context):
+    def v(value):
+        if type(value) is str:
+            return escape(value)
+        return render_value_in_context(value, context)
+    return v
+
+
+def _joined(items, separator) -> str:
+    """items|join:separator as a template writes it."""
+    return conditional_escape(separator).join(conditional_escape(i) for i in items)
+
+
+def _button(v, b, primary=False) -> str:
+    """button.html: one action's submit button for the turn's form."""
+    action = b["action"]
+    if action.get("type") == "choose_home":
+        label = _("Home city: %(city)s (F7)") % {"city": v(pages.place(action.get("city")))}
+    else:
+        label = v(b["label"])
+    primary = ' class="primary"' if primary else ""
+    return f"<button type=\"submit\" form=\"fd-act\" name=\"action\" value='{fd_json(action)}'{primary}>{label}</button>\n"
+
+
+@register.simple_tag(takes_context=True)
+def fd_turn_section(context, fd):
+    """turn.html: whose turn, the roll, the turn's buttons and the chance card."""
+    v = _renderer(context)
+    turn, match = fd["turn"], context.get("match")
+    if turn["phase"] == "over" or getattr(match, "is_over", False):
+        if turn.get("ended") == "last_fleet":
+            said = _("The game is over: one fleet is left (F3).")
+        elif getattr(match, "finish_reason", None):
+            said = _("The game is over: %(reason)s.") % {"reason": v(match.finish_reason)}
+        else:
+            said = _("The game is over.")
+    elif turn["phase"] == "card":
+        said = _("The bank turns a chance card…")
+    else:
+        said = f'<span class="fd-dot colour-{v(turn["colour"])}" aria-hidden="true"></span>'
+        if turn["faces"]:
+            said += ngettext("<strong>%(name)s</strong> to play: rolled %(dice)s — ships sail up to "
+                             "<strong>%(total)s</strong> square.",
+                             "<strong>%(name)s</strong> to play: rolled %(dice)s — ships sail up to "
+                             "<strong>%(total)s</strong> squares.", turn["total"]) % {
+                "name": v(turn["name"]), "dice": fd_dice(turn["faces"]), "total": v(turn["total"])}
+        else:
+            said += _("<strong>%(name)s</strong> to play, has not rolled yet.") % {"name": v(turn["name"])}
+    out = [f'<section class="fd-turn" aria-label="{_("The turn")}">\n<p>{said}</p>\n']
+    if turn["roll"] or turn["end"] or fd["buy_ship"] or fd["other"]:
+        out.append('<div class="actions">\n')
+        if turn["roll"]:
+            out.append(_button(v, {"label": mark_safe(_("Roll the dice")), "action": turn["roll"]}, primary=True))
+        out.append("\n")
+        if turn["end"]:
+            out.append(_button(v, {"label": mark_safe(_("End the turn")), "action": turn["end"]}))
+        out.append("\n")
+        if fd["buy_ship"]:
+            out.append(_button(v, {"label": mark_safe(_("Buy a ship")), "action": fd["buy_ship"]}))
+            out.append(" <small>" + _("%(price)s ducats; she starts in %(home)s") % {
+                "price": v(fd["prices"]["ship"]), "home": v(fd["home"])} + "</small>")
+        out.append("\n")
+        out += [_button(v, b) for b in fd["other"]]
+        out.append("\n</div>")
+    out.append("\n")
+    if fd["choose_ship"]:
+        out.append('<p class="fd-hint">' + _("Now tap one of your ringed ships on the map (or “Sail…” below) to "
+                                             "see where she can go.") + "</p>")
+    out.append("\n")
+    card = turn["card"]
+    if card:
+        out.append('<div class="fd-card"><strong>' + _("Chance card: %(title)s") % {"title": v(card["title"])}
+                   + f"</strong> — {v(card['text'])}\n")
+        if turn["effects"]:
+            out.append("<br><small>" + _("In force this round: %(effects)s") % {
+                "effects": _joined(turn["effects"], " · ")} + "</small>")
+        out.append("\n")
+        if turn["bounties"]:
+            out.append("<br><small>" + _("Rewards waiting: %(rewards)s.") % {
+                "rewards": _joined(turn["bounties"], "; ")} + "</small>")
+        out.append("\n<br><small>" + ngettext("%(left)s card left in the pile.", "%(left)s cards left in the pile.",
+                                              turn["deck_left"]) % {"left": v(turn["deck_left"])}
+                   + "</small></div>")
+    out.append("\n</section>\n")
+    return mark_safe("".join(out))
+
+
+@register.simple_tag(takes_context=True)
+def fd_fleet_section(context, fd):
+    """fleet.html: the viewer's ships, each with its cargo, what it may do and the way to sail it."""
+    v = _renderer(context)
+    out = [f'<section class="fd-fleet"><h2>{_("Your ships")}</h2>\n<ul>']
+    for s in fd["fleet"]:
+        out.append(f"<li><strong>{v(s['name'])}</strong> — {v(s['place'])}")
+        if s["privateer"]:
+            out.append(f' <span class="tag">{pgettext("fuldrigger", "privateer")}</span>')
+        cargo = s["cargo"]
+        if cargo:
+            out.append(f" · {v(cargo['name'])}, " + _("paid %(paid)s") % {"paid": v(cargo["paid"])}
+                       + f', <span class="{"fd-to-go" if cargo["to_go"] else "fd-sellable"}">{v(cargo["status"])}'
+                         f"</span>")
+        elif not s["privateer"]:
+            out.append(" · " + pgettext("fuldrigger", "empty"))
+        if s["becalmed"]:
+            out.append(f" · <em>{_('becalmed')}</em>")
+        out.append("\n")
+        if s["movable"]:
+            ship = v(s["id"])
+            out.append(f'<a class="button" href="?sail={ship}#fd-sail" hx-get="?sail={ship}">{_("Sail…")}</a>')
+        out += [_button(v, b) for b in s["buttons"]]
+        out.append("</li>")
+    out.append("</ul>\n</section>\n")
+    return mark_safe("".join(out))
+
+
+@register.simple_tag(takes_context=True)
+def fd_player_cards(context, fd):
+    """players.html's cards: each player's fortune, cash and home; the other players' ships."""
+    v = _renderer(context)
+    me = context.get("seat_number")
+    out = []
+    for p in fd["players"]:
+        out.append(f'<article class="fd-player colour-{v(p["colour"])}{" fd-to-play" if p["to_play"] else ""}">'
+                   f'<h3><span class="swatch" aria-hidden="true"></span> {v(p["name"])}')
+        if p["out"]:
+            out.append(f' <small class="absent">{pgettext("fuldrigger", "out")}</small>')
+        if p["to_play"]:
+            out.append(f' <small>{_("to play")}</small>')
+        out.append("</h3>\n<p>" + _("<strong>%(fortune)s</strong> fortune · %(cash)s cash · home %(home)s") % {
+            "fortune": v(p["fortune"]), "cash": v(p["cash"]), "home": v(p["home"])})
+        if p["skip"]:
+            out.append(f' · <em>{_("loses the next turn")}</em>')
+        out.append("</p>\n")
+        if p["seat"] == me:
+            count = len(p["ships"])
+            out.append("<p>" + ngettext("%(ships)s ship (above)", "%(ships)s ships (above)", count)
+                       % {"ships": v(count)})
+            if p["fortresses"]:
+                out.append(" · " + _("fortresses: %(ports)s") % {"ports": _joined(p["fortresses"], ", ")})
+            out.append("</p>")
+        else:
+            out.append('<ul class="fd-ships">')
+            for s in p["ships"]:
+                out.append(f"<li>{v(s['name'])} — {v(s['place'])}")
+                if s["privateer"]:
+                    out.append(" · " + pgettext("fuldrigger", "privateer"))
+                cargo = s["cargo"]
+                if cargo:
+                    out.append(f" · {v(cargo['name'])} ({v(cargo['paid'])}, {v(cargo['status'])})")
+                out.append("</li>")
+            if not p["ships"]:
+                out.append(f"<li>{_('No ships.')}</li>")
+            out.append("</ul>\n")
+            if p["fortresses"]:
+                out.append("<p>" + _("Fortresses: %(ports)s") % {"ports": _joined(p["fortresses"], ", ")} + "</p>")
+        if p["crossing"]:
+            out.append("<p>" + _("At an isthmus: %(cargo)s") % {"cargo": _joined(p["crossing"], ", ")} + "</p>")
+        if p["reefs"]:
+            out.append("<p><small>" + ngettext("Knows reef %(reefs)s", "Knows reefs %(reefs)s", p["reef_count"])
+                       % {"reefs": v(p["reefs"]), "known": v(p["reef_count"])} + "</small></p>")
+        out.append("\n</article>")
     return mark_safe("".join(out))
