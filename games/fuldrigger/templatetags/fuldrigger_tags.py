@@ -309,3 +309,113 @@ def fd_player_cards(context, fd):
                        % {"reefs": v(p["reefs"]), "known": v(p["reef_count"])} + "</small></p>")
         out.append("\n</article>")
     return mark_safe("".join(out))
+
+
+@register.simple_tag(takes_context=True)
+def fd_port_panels(context, fd):
+    """port.html for each port the viewer's ships lie in: its fortress and duty, the cargo aboard,
+    what it sells and buys, a fortress to build, the isthmus."""
+    v = _renderer(context)
+    out = []
+    for p in fd["ports"]:
+        in_port = _("In %(port)s") % {"port": v(p["name"])}
+        out.append(f'<section class="fd-port-panel" aria-label="{in_port}"><h2>{in_port} <small>{v(p["ships"])}'
+                   f'</small></h2>\n')
+        if p["fortress"] or p["duty"] or p["embargo"]:
+            out.append('<p class="meta">')
+            if p["fortress"]:
+                out.append((_("Fortress: %(owner)s (yours: +10 on your sales, F25).") if p["own_fortress"]
+                            else _("Fortress: %(owner)s.")) % {"owner": v(p["fortress"])} + " ")
+            if p["duty"]:
+                out.append(_("You pay %(duty)s duty to %(owner)s on each purchase and sale (F24).") % {
+                    "duty": v(p["duty"]), "owner": v(p["duty_to"])} + " ")
+            if p["embargo"]:
+                out.append(f'<strong>{_("Embargo this round: nothing is bought or sold here.")}</strong>')
+            out.append("</p>")
+        out.append("\n")
+        for c in p["cargo"]:
+            out.append('<p class="fd-cargo-line">' + _("The %(ship)s's %(good)s:") % {
+                "ship": v(c["ship"]), "good": v(in_a_sentence(c["name"]))}
+                + f' <span class="{"fd-sellable" if c["sellable"] else "fd-to-go"}">{v(c["status"])}</span>')
+            if c["button"]:
+                out.append(" " + _button(v, c["button"]))
+            elif not c["bought_here"]:
+                out.append(f' <small>{_("(not bought here)")}</small>')
+            out.append("</p>")
+        out.append("\n")
+        if p["sells"]:
+            out.append('<div class="fd-scroll"><table class="list fd-prices"><thead><tr><th scope="col">'
+                       f'{_("For sale")}</th><th scope="col">{_("You pay")}</th><th scope="col"><span '
+                       f'class="visually-hidden">{pgettext("fuldrigger", "Buy")}</span></th></tr></thead><tbody>\n')
+            with_duty = _("with duty;") + " " if p["duty"] else ""
+            for r in p["sells"]:
+                out.append(f"<tr><th>{v(r['name'])}</th><td>{v(r['cost'])} <small>({with_duty}"
+                           + _("%(tokens)s in the bank") % {"tokens": v(r["tokens"])} + ")</small></td><td>")
+                out += [_button(v, b) for b in r["buttons"]]
+                out.append("</td></tr>")
+            out.append("\n</tbody></table></div>")
+        out.append("\n")
+        if p["buys"]:
+            fetches = (_("what a load fetches, less %(duty)s duty") % {"duty": v(p["duty"])} if p["duty"]
+                       else _("what a load fetches"))
+            out.append(f'<p class="fd-buys"><strong>{_("Bought here")}</strong><small> ({fetches})</small>: ')
+            for i, r in enumerate(p["buys"]):
+                if i:
+                    out.append(" · ")
+                out.append(f"<span>{v(r['name'])} <b>{v(r['price'])}</b>")
+                if r["notes"]:
+                    out.append(" <small>" + _("(list %(price)s; %(notes)s)") % {
+                        "price": v(r["list"]), "notes": _joined(r["notes"], "; ")} + "</small>")
+                out.append("</span>")
+            out.append("</p>")
+        out.append("\n")
+        if p["build"]:
+            out.append('<div class="actions">'
+                       + _button(v, {"label": mark_safe(_("Build a fortress here")), "action": p["build"]})
+                       + " <small>" + _("%(price)s ducats (F23)") % {"price": v(fd["prices"]["fortress"])}
+                       + "</small></div>")
+        out.append("\n")
+        isthmus = p["isthmus"]
+        if isthmus:
+            if isthmus["toll"]:
+                said = _("<strong>Isthmus:</strong> cargo crosses overland to %(port)s; toll %(toll)s ducats to "
+                         "%(owner)s (F45–F47).") % {"port": v(isthmus["partner"]), "toll": v(isthmus["toll"]),
+                                                    "owner": v(isthmus["toll_to"])}
+            else:
+                said = _("<strong>Isthmus:</strong> cargo crosses overland to %(port)s; toll free for you "
+                         "(F45–F47).") % {"port": v(isthmus["partner"])}
+            out.append(f"<p>{said}</p>\n")
+            if isthmus["buttons"]:
+                out.append('<div class="actions">' + "".join(_button(v, b) for b in isthmus["buttons"]) + "</div>")
+            out.append("\n")
+            for w in isthmus["waiting"]:
+                out.append("<p>" + _("Waiting here for you: %(good)s, paid %(paid)s, %(status)s.") % {
+                    "good": v(w["name"]), "paid": v(w["paid"]), "status": v(w["status"])} + " "
+                    + "".join(_button(v, b) for b in w["buttons"]) + "</p>")
+        out.append("\n</section>\n")
+    return mark_safe("".join(out))
+
+
+@register.simple_tag(takes_context=True)
+def fd_offer_list(context, fd):
+    """offers.html's open offers, to the viewer and from him, each with its buttons."""
+    v = _renderer(context)
+    offers = fd["offers"]
+    if not (offers["incoming"] or offers["outgoing"]):
+        return mark_safe(f'<p class="meta">{_("No open offers.")}</p>')
+    out = ["<ul>\n"]
+    for o in offers["incoming"]:
+        out.append(f'<li><span><span class="fd-dot colour-{v(o["colour"])}" aria-hidden="true"></span>'
+                   + _("<strong>%(who)s</strong> offers %(give)s for %(take)s.") % {
+                       "who": v(o["who"]), "give": v(o["give"]), "take": v(o["take"])})
+        if o["blocked"]:
+            out.append(f' <small>{_("It cannot be met now.")}</small>')
+        out.append("</span>" + "".join(_button(v, b) for b in o["buttons"]) + "</li>")
+    out.append("\n")
+    for o in offers["outgoing"]:
+        out.append("<li><span>" + _('You offer <span class="fd-dot colour-%(colour)s" aria-hidden="true"></span>'
+                                    "<strong>%(who)s</strong> %(give)s for %(take)s.") % {
+            "colour": v(o["colour"]), "who": v(o["who"]), "give": v(o["give"]), "take": v(o["take"])}
+            + "</span>" + "".join(_button(v, b) for b in o["buttons"]) + "</li>")
+    out.append("\n</ul>")
+    return mark_safe("".join(out))
