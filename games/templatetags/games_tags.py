@@ -1,9 +1,12 @@
 import json
 
 from django import template
+from django.core.exceptions import ObjectDoesNotExist
 from django.template.base import render_value_in_context
+from django.template.defaultfilters import date as date_filter
 from django.utils import timezone
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, escape, format_html
+from django.utils.timezone import template_localtime
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _, pgettext_lazy
 
@@ -126,3 +129,32 @@ def log_items(context, lines) -> str:
         item.append("</li>")
         items.append("".join(item))
     return mark_safe("".join(items))
+
+
+@register.simple_tag(takes_context=True)
+def seat_items(context, seats) -> str:
+    """The seats as <li>s, the same HTML the {% for %} in match_live.html gave (each socket
+    renders them with every update)."""
+    def v(value):
+        return escape(value) if type(value) is str else render_value_in_context(value, context)
+
+    match, me, away = context["match"], context.get("seat"), context.get("away") or {}
+    to_act = set(match.turn_seats or ()) if match.status == "running" else set()
+    host, bot, you = f"<small>{_('(host)')}</small>", f"<small>{_('(bot)')}</small>", f"<small>{_('(you)')}</small>"
+    absent = '<small class="absent">' + (_("absent — a bot plays for them") if match.bots_cover_absence
+                                         else _("absent — played by timeouts")) + "</small>"
+    out = []
+    for s in seats:
+        try:
+            name = s.user.profile.name
+        except ObjectDoesNotExist:  # as the template's lookup did: no profile, the username
+            name = ""
+        out += ['\n  <li class="seat colour-', v(s.colour), ' to-act">' if s.number in to_act else '">',
+                '\n    <span class="swatch" aria-hidden="true"></span>', v(name or s.user.username),
+                " " + host if s.user_id == match.creator_id else "", "\n    ", bot if s.is_bot else "", "\n    "]
+        vacation = away.get(s.user_id)
+        if vacation:
+            day = date_filter(template_localtime(vacation.ends_at), "j M")
+            out.append('<small class="away">' + _("on vacation until %(day)s") % {"day": v(day)} + "</small>")
+        out += ["\n    ", absent if s.is_absent else "", "\n    ", you if me and s.pk == me.pk else "", "\n  </li>\n"]
+    return mark_safe("".join(out))
