@@ -2,6 +2,7 @@
 import json
 
 from django import template
+from django.conf import settings
 from django.template.base import render_value_in_context
 from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -122,22 +123,40 @@ def fd_piece_rows(context, fd):
     return mark_safe("".join(out))
 
 
-@register.simple_tag(takes_context=True)
-def fd_market_rows(context, ports):
+def _market_rows(v, ports) -> str:
     """markets.html's ports that buy one cargo."""
-    def v(value):
-        return render_value_in_context(value, context)
-
-    here = conditional_escape(pgettext("fuldrigger: the ship lies in this port", "here"))
-    embargo, allowed, near = (conditional_escape(_("embargo this round")), conditional_escape(_("sale allowed")),
-                              conditional_escape(_("too near: sail on past ten squares")))
+    here = pgettext("fuldrigger: the ship lies in this port", "here")
+    embargo, allowed, near = _("embargo this round"), _("sale allowed"), _("too near: sail on past ten squares")
     out = []
     for r in ports:
-        away = here if r["here"] else ngettext("%(steps)s square away", "%(steps)s squares away",
-                                               r["steps"]) % {"steps": v(r["steps"])}
-        sale = embargo if r["embargo"] else allowed if r["far"] else near
+        away = conditional_escape(here) if r["here"] else ngettext("%(steps)s square away", "%(steps)s squares away",
+                                                                  r["steps"]) % {"steps": v(r["steps"])}
+        sale = conditional_escape(embargo if r["embargo"] else allowed if r["far"] else near)
         out.append(f'<li class="{"fd-ok" if r["ok"] else "fd-not-yet"}"><span class="fd-market-port">{v(r["name"])}'
                    f'</span>&nbsp;<b>{v(r["price"])}</b> · <small>{away} — {sale}</small></li>')
+    return "".join(out)
+
+
+@register.simple_tag(takes_context=True)
+def fd_markets_section(context, fd):
+    """markets.html: for each cargo aboard, the best ports that buy it."""
+    v = _renderer(context)
+    title = _("Where your cargo sells")
+    out = [f'<section class="fd-markets" aria-label="{title}"><h2>{title} <small>(F28, F30)</small></h2>\n']
+    for m in fd["markets"]["cargo"]:
+        out.append('<div class="fd-market"><p>' + _("<strong>%(good)s</strong> on the %(ship)s — paid %(paid)s, "
+                                                    "%(status)s") % {
+            "ship": v(m["ship"]), "good": v(m["good"]), "paid": v(m["paid"]), "status": v(m["status"])} + "</p>\n")
+        if m["ports"]:
+            out.append(f"<ul>{_market_rows(v, m['ports'])}</ul>")
+            if m["more"]:
+                out.append('<p class="meta">' + ngettext("…and %(more)s more port: see the coins on the map.",
+                                                         "…and %(more)s more ports: see the coins on the map.",
+                                                         m["more"]) % {"more": v(m["more"])} + "</p>")
+        else:
+            out.append(f'<p class="meta">{_("No port can be reached that buys it.")}</p>')
+        out.append("</div>")
+    out.append("\n</section>\n")
     return mark_safe("".join(out))
 
 
@@ -148,9 +167,16 @@ def fd_market_rows(context, ports):
 # site's), values are, and localised as {{ }} would.
 
 def _renderer(context):
+    """{{ value }} as the template would write it here (escaped; localised unless within
+    {% localize off %}), with a short way for the strings and whole numbers that are most values."""
+    plain_ints = context.use_l10n is False or not settings.USE_THOUSAND_SEPARATOR
+
     def v(value):
-        if type(value) is str:
+        kind = type(value)
+        if kind is str:
             return escape(value)
+        if kind is int and plain_ints:
+            return str(value)
         return render_value_in_context(value, context)
     return v
 

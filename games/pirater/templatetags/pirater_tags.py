@@ -1,6 +1,7 @@
 """Pirater's template tags: the static board for board.html, everything live.html shows. The
 work is done in games/pirater/pages.py; these only make it reachable from the templates."""
 from django import template
+from django.conf import settings
 from django.template.base import render_value_in_context
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
@@ -22,10 +23,15 @@ for name in ("pt_json", "pt_words", "pt_variants", "pt_port", "pt_port_short", "
 # template took from {% translate %} are the site's and not escaped, values are.
 
 def _renderer(context):
+    """{{ value }} as the template would write it here (escaped; localised unless within
+    {% localize off %}), with a short way for the strings and whole numbers that are most values."""
+    plain_ints = context.use_l10n is False or not settings.USE_THOUSAND_SEPARATOR
+
     def v(value):
-        if type(value) is str:
+        kind = type(value)
+        if kind is str:
             return escape(value)
-        if type(value) is int:
+        if kind is int and plain_ints:
             return str(value)
         return render_value_in_context(value, context)
     return v
