@@ -1,6 +1,7 @@
 import json
 
 from django import template
+from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.template.base import render_value_in_context
 from django.template.defaultfilters import date as date_filter
@@ -110,21 +111,36 @@ def game_title(name: str) -> str:
     return engine.title if engine else name
 
 
+def value_writer(context):
+    """{{ value }} as the template would write it here (escaped; localised unless within
+    {% localize off %}), with a short way for the strings and whole numbers that are most values."""
+    plain_ints = context.use_l10n is False or not settings.USE_THOUSAND_SEPARATOR
+
+    def v(value):
+        kind = type(value)
+        if kind is str:
+            return escape(value)
+        if kind is int and plain_ints:
+            return str(value)
+        return render_value_in_context(value, context)
+    return v
+
+
 @register.simple_tag(takes_context=True)
 def log_items(context, lines) -> str:
     """The log's lines as <li>s. A socket sends the log with every update, fifty lines or so: as
     a {% for %} with its translation and dice loop inside it took a good part of the render, so
     it is built here, the same HTML the loop gave."""
+    v = value_writer(context)
     dice_words = _("dice %(faces)s")
     items = []
     for line in lines:
         dice = line["dice"]
-        item = ['<li class="log-', render_value_in_context(line["kind"], context), '">',
-                render_value_in_context(line["text"], context)]
+        item = ['<li class="log-', v(line["kind"]), '">', v(line["text"])]
         if dice:
             faces = ", ".join(conditional_escape(d) for d in dice)
             item += [' <span class="dice" aria-label="', dice_words % {"faces": faces}, '">']
-            item += [f'<span class="die">{render_value_in_context(d, context)}</span>' for d in dice]
+            item += [f'<span class="die">{v(d)}</span>' for d in dice]
             item.append("</span>")
         item.append("</li>")
         items.append("".join(item))
@@ -135,9 +151,7 @@ def log_items(context, lines) -> str:
 def seat_items(context, seats) -> str:
     """The seats as <li>s, the same HTML the {% for %} in match_live.html gave (each socket
     renders them with every update)."""
-    def v(value):
-        return escape(value) if type(value) is str else render_value_in_context(value, context)
-
+    v = value_writer(context)
     match, me, away = context["match"], context.get("seat"), context.get("away") or {}
     to_act = set(match.turn_seats or ()) if match.status == "running" else set()
     host, bot, you = f"<small>{_('(host)')}</small>", f"<small>{_('(bot)')}</small>", f"<small>{_('(you)')}</small>"

@@ -2,15 +2,14 @@
 import json
 
 from django import template
-from django.conf import settings
-from django.template.base import render_value_in_context
-from django.utils.html import conditional_escape, escape, format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _, ngettext, pgettext
 
 from games.engines.fuldrigger.board import WORLD
 from games.fuldrigger import pages, world_map
 from games.fuldrigger.odds import attack_odds, percent
+from games.templatetags.games_tags import value_writer
 
 register = template.Library()
 
@@ -96,8 +95,7 @@ def fd_json(action) -> str:
 @register.simple_tag(takes_context=True)
 def fd_piece_rows(context, fd):
     """pieces.html's markers, fortresses and ships."""
-    def v(value):
-        return render_value_in_context(value, context)
+    v = value_writer(context)
 
     out = []
     for m in fd["markets"]["marks"]:
@@ -140,7 +138,7 @@ def _market_rows(v, ports) -> str:
 @register.simple_tag(takes_context=True)
 def fd_markets_section(context, fd):
     """markets.html: for each cargo aboard, the best ports that buy it."""
-    v = _renderer(context)
+    v = value_writer(context)
     title = _("Where your cargo sells")
     out = [f'<section class="fd-markets" aria-label="{title}"><h2>{title} <small>(F28, F30)</small></h2>\n']
     for m in fd["markets"]["cargo"]:
@@ -166,21 +164,6 @@ def fd_markets_section(context, fd):
 # template took from {% translate %} or {% blocktranslate %} are not escaped (they are the
 # site's), values are, and localised as {{ }} would.
 
-def _renderer(context):
-    """{{ value }} as the template would write it here (escaped; localised unless within
-    {% localize off %}), with a short way for the strings and whole numbers that are most values."""
-    plain_ints = context.use_l10n is False or not settings.USE_THOUSAND_SEPARATOR
-
-    def v(value):
-        kind = type(value)
-        if kind is str:
-            return escape(value)
-        if kind is int and plain_ints:
-            return str(value)
-        return render_value_in_context(value, context)
-    return v
-
-
 def _joined(items, separator) -> str:
     """items|join:separator as a template writes it."""
     return conditional_escape(separator).join(conditional_escape(i) for i in items)
@@ -200,7 +183,7 @@ def _button(v, b, primary=False) -> str:
 @register.simple_tag(takes_context=True)
 def fd_turn_section(context, fd):
     """turn.html: whose turn, the roll, the turn's buttons and the chance card."""
-    v = _renderer(context)
+    v = value_writer(context)
     turn, match = fd["turn"], context.get("match")
     if turn["phase"] == "over" or getattr(match, "is_over", False):
         if turn.get("ended") == "last_fleet":
@@ -263,7 +246,7 @@ def fd_turn_section(context, fd):
 @register.simple_tag(takes_context=True)
 def fd_fleet_section(context, fd):
     """fleet.html: the viewer's ships, each with its cargo, what it may do and the way to sail it."""
-    v = _renderer(context)
+    v = value_writer(context)
     out = [f'<section class="fd-fleet"><h2>{_("Your ships")}</h2>\n<ul>']
     for s in fd["fleet"]:
         out.append(f"<li><strong>{v(s['name'])}</strong> — {v(s['place'])}")
@@ -291,7 +274,7 @@ def fd_fleet_section(context, fd):
 @register.simple_tag(takes_context=True)
 def fd_player_cards(context, fd):
     """players.html's cards: each player's fortune, cash and home; the other players' ships."""
-    v = _renderer(context)
+    v = value_writer(context)
     me = context.get("seat_number")
     out = []
     for p in fd["players"]:
@@ -341,7 +324,7 @@ def fd_player_cards(context, fd):
 def fd_port_panels(context, fd):
     """port.html for each port the viewer's ships lie in: its fortress and duty, the cargo aboard,
     what it sells and buys, a fortress to build, the isthmus."""
-    v = _renderer(context)
+    v = value_writer(context)
     out = []
     for p in fd["ports"]:
         in_port = _("In %(port)s") % {"port": v(p["name"])}
@@ -425,7 +408,7 @@ def fd_port_panels(context, fd):
 @register.simple_tag(takes_context=True)
 def fd_offer_list(context, fd):
     """offers.html's open offers, to the viewer and from him, each with its buttons."""
-    v = _renderer(context)
+    v = value_writer(context)
     offers = fd["offers"]
     if not (offers["incoming"] or offers["outgoing"]):
         return mark_safe(f'<p class="meta">{_("No open offers.")}</p>')

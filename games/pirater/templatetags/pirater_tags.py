@@ -1,13 +1,12 @@
 """Pirater's template tags: the static board for board.html, everything live.html shows. The
-work is done in games/pirater/pages.py; these only make it reachable from the templates."""
+work is done in games/pirater/pages.py; the tags below only write its busiest parts as HTML."""
 from django import template
-from django.conf import settings
-from django.template.base import render_value_in_context
-from django.utils.html import conditional_escape, escape
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import npgettext, pgettext
 
 from games.pirater import pages
+from games.templatetags.games_tags import value_writer
 
 register = template.Library()
 
@@ -21,21 +20,6 @@ for name in ("pt_json", "pt_words", "pt_variants", "pt_port", "pt_port_short", "
 # fleets, the moves on offer) are built here rather than by nested {% for %} loops: the same
 # HTML, value by value as the template wrote it (within its {% localize %} setting); words the
 # template took from {% translate %} are the site's and not escaped, values are.
-
-def _renderer(context):
-    """{{ value }} as the template would write it here (escaped; localised unless within
-    {% localize off %}), with a short way for the strings and whole numbers that are most values."""
-    plain_ints = context.use_l10n is False or not settings.USE_THOUSAND_SEPARATOR
-
-    def v(value):
-        kind = type(value)
-        if kind is str:
-            return escape(value)
-        if kind is int and plain_ints:
-            return str(value)
-        return render_value_in_context(value, context)
-    return v
-
 
 def _plus(value, number):
     """value|add:number as the template wrote it."""
@@ -62,7 +46,7 @@ def _bands(bands, v) -> str:
 @register.simple_tag(takes_context=True)
 def pt_pieces(context, p):
     """The SVG's homes, treasures, wrecks, blasts, targets and fleets."""
-    v = _renderer(context)
+    v = value_writer(context)
     out = [f'<path class="pt-home colour-{v(h["colour"])}" d="{v(h["d"])}"/>' for h in p["homes"]]
     out.append("\n")
     out += [f'<use class="pt-treasure" href="#pt-coin" x="{v(t["x"])}" y="{v(t["y"])}"/>' for t in p["treasures"]]
@@ -107,7 +91,7 @@ def pt_pieces(context, p):
 @register.simple_tag(takes_context=True)
 def pt_move_rows(context, p):
     """The moves on offer, a line per die and fleet, a button per direction."""
-    v = _renderer(context)
+    v = value_writer(context)
     alone = pgettext("pirater fleet", "alone")
     out = []
     for g in p["moves"]:
@@ -129,7 +113,7 @@ def pt_move_rows(context, p):
 @register.simple_tag(takes_context=True)
 def pt_fleet_items(context, p):
     """The fleets' list: each player's squares, ships lost, powder used."""
-    v = _renderer(context)
+    v = value_writer(context)
     out = []
     for f in p["players"]:
         out.append(f'<li class="colour-{v(f["colour"])}{" now" if f["current"] else ""}{" out" if f["out"] else ""}">'
