@@ -115,6 +115,9 @@ def value_writer(context):
     """{{ value }} as the template would write it here (escaped; localised unless within
     {% localize off %}), with a short way for the strings and whole numbers that are most values."""
     plain_ints = context.use_l10n is False or not settings.USE_THOUSAND_SEPARATOR
+    # Within {% localize off %} a float is written as Python writes it, "." and all (unless in
+    # exponent form, which Django writes out in full).
+    plain_floats = context.use_l10n is False and settings.DECIMAL_SEPARATOR == "."
 
     def v(value):
         kind = type(value)
@@ -122,6 +125,10 @@ def value_writer(context):
             return escape(value)
         if kind is int and plain_ints:
             return str(value)
+        if kind is float and plain_floats:
+            text = repr(value)
+            if "e" not in text:
+                return text
         return render_value_in_context(value, context)
     return v
 

@@ -1,8 +1,10 @@
 """Catan with ships' template tags: everything live.html shows. The work is done in
-games/catan_ships/pages.py; these only make it reachable from the templates."""
+games/catan_ships/pages.py; the tags below only write its busiest parts as HTML."""
 from django import template
+from django.utils.safestring import mark_safe
 
 from games.catan_ships import pages
+from games.templatetags.games_tags import value_writer
 
 register = template.Library()
 
@@ -11,3 +13,44 @@ register = template.Library()
 def catan_live(context):
     return pages.live(context.get("view"), context.get("legal"), context.get("colours"), context.get("names"),
                       seat=context.get("seat_number"), my_turn=bool(context.get("my_turn")))
+
+
+# The board's hexes, harbours and pieces are most of what a socket sends with every update: they
+# are written here rather than by {% for %} loops, the same SVG value by value (live.html draws
+# them within {% localize off %}).
+
+@register.simple_tag(takes_context=True)
+def cs_board_layers(context, c):
+    """The hexes with their numbers, the harbours, and the roads, ships and buildings."""
+    v = value_writer(context)
+    out = ['<g class="cs-hexes">']
+    for h in c["hexes"]:
+        out.append(f'<g class="t-{v(h["terrain"])}"><polygon points="{v(h["points"])}"><title>{v(h["words"])}</title>'
+                   f"</polygon>")
+        if h["number"]:
+            x, y = v(h["x"]), v(h["y"])
+            out.append(f'<circle class="cs-token" cx="{x}" cy="{y}" r=".3"/><text class="cs-num'
+                       f'{" hot" if h["hot"] else ""}" x="{x}" y="{y}" dy=".1">{v(h["number"])}</text>')
+        out.append("</g>\n")
+    out.append('</g>\n<g class="cs-harbours">')
+    for p in c["harbours"]:
+        x, y = v(p["x"]), v(p["y"])
+        out.append(f'<g class="cs-harbour h-{v(p["resource"] or "any")}"><title>{v(p["words"])}</title>')
+        out += [f'<line x1="{v(line[0])}" y1="{v(line[1])}" x2="{x}" y2="{y}"/>' for line in p["lines"]]
+        out.append(f'<circle cx="{x}" cy="{y}" r=".2"/><text x="{x}" y="{y}" dy=".06">{v(p["rate"])}</text></g>\n')
+    out.append('</g>\n<g class="cs-pieces">\n')
+    for r in c["roads"]:
+        ends = f'x1="{v(r["x1"])}" y1="{v(r["y1"])}" x2="{v(r["x2"])}" y2="{v(r["y2"])}"'
+        out.append(f'<g class="cs-road colour-{v(r["colour"])}"><title>{v(r["words"])}</title><line class="edge" {ends}/>'
+                   f"<line {ends}/></g>\n")
+    for s in c["ships"]:
+        out.append(f'<g class="cs-ship colour-{v(s["colour"])}" transform="translate({v(s["x"])} {v(s["y"])})"><title>'
+                   f'{v(s["words"])}</title><use href="#cs-boat" transform="rotate({v(s["angle"])})"/><text '
+                   f'class="cs-ship-no" y=".4">{v(s["number"])}</text>')
+        out += [f'<rect class="r-{v(k["resource"])}" x="{v(k["dx"])}" y="-.46" width=".13" height=".13"/>'
+                for k in s["cargo"]]
+        out.append("</g>\n")
+    for b in c["buildings"]:
+        out.append(f'<g class="cs-building colour-{v(b["colour"])}"><title>{v(b["words"])}</title><use href="#cs-'
+                   f'{"city" if b["kind"] == "city" else "house"}" x="{v(b["x"])}" y="{v(b["y"])}"/></g>\n')
+    return mark_safe("".join(out))
