@@ -2,6 +2,7 @@
 games/catan_ships/pages.py; the tags below only write its busiest parts as HTML."""
 from django import template
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _, pgettext
 
 from games.catan_ships import pages
 from games.templatetags.games_tags import value_writer
@@ -54,3 +55,68 @@ def cs_board_layers(context, c):
         out.append(f'<g class="cs-building colour-{v(b["colour"])}"><title>{v(b["words"])}</title><use href="#cs-'
                    f'{"city" if b["kind"] == "city" else "house"}" x="{v(b["x"])}" y="{v(b["y"])}"/></g>\n')
     return mark_safe("".join(out))
+
+
+# The panel's lists, for the same reason.
+
+@register.simple_tag(takes_context=True)
+def cs_player_rows(context, c):
+    """The points table's rows. A player's fields are the engine's view of him, which leaves some
+    out (hidden points but for the viewer): one left out is written as nothing, as the template
+    wrote it."""
+    v = value_writer(context)
+    you = f' <small>{_("(you)")}</small>'
+    hidden, ship_points = pgettext("catan", "hidden victory points"), pgettext("catan", "ship points")
+    road, army = pgettext("catan", "Longest road"), pgettext("catan", "Largest army")
+    out = []
+    for p in c["players"]:
+        def f(key):
+            return v(p[key]) if key in p else ""
+
+        out.append(f'<tr class="colour-{f("colour")}{" now" if p.get("now") else ""}"><th scope="row"><span class="swatch">'
+                   f'</span> {f("name")}{you if p.get("you") else ""}</th>\n<td><b>{f("points")}</b>')
+        if p.get("hidden_points"):
+            out.append(f' <small title="{hidden}">+{f("hidden_points")}</small>')
+        if p.get("ship_points"):
+            out.append(f' <small title="{ship_points}">⚓{f("ship_points")}</small>')
+        out.append(f'</td>\n<td>{f("cards")}</td><td>{f("development")}</td><td>{f("road_length")}')
+        if p.get("longest_road"):
+            out.append(f' <span class="tag" title="{road}">★</span>')
+        out.append(f'</td><td>{f("knights")}')
+        if p.get("largest_army"):
+            out.append(f' <span class="tag" title="{army}">★</span>')
+        out.append("</td></tr>\n")
+    return mark_safe("".join(out))
+
+
+@register.simple_tag(takes_context=True)
+def cs_hand_items(context, c):
+    """The viewer's hand, a line per resource."""
+    v = value_writer(context)
+    return mark_safe("".join(f'<li class="{"" if r["count"] else "none"}"><span class="res r-{v(r["resource"])}"></span>'
+                             f'{v(r["words"])} <b>{v(r["count"])}</b></li>' for r in c["hand"]))
+
+
+@register.simple_tag(takes_context=True)
+def cs_cost_items(context, c):
+    """What each piece costs."""
+    v = value_writer(context)
+    return mark_safe("".join(
+        f'<li><span class="cs-cost-name">{v(k["words"])}</span> '
+        + "".join(f'<span class="res r-{v(r["resource"])}" title="{v(r["words"])}"></span>' for r in k["resources"])
+        + "</li>" for k in c["costs"]))
+
+
+@register.simple_tag(takes_context=True)
+def cs_bank_items(context, c):
+    """The bank's stock of each resource."""
+    v = value_writer(context)
+    return mark_safe("".join(f'<span class="res r-{v(b["resource"])}"></span>{v(b["count"])} ' for b in c["bank"]))
+
+
+@register.simple_tag(takes_context=True)
+def cs_terrain_items(context, c):
+    """The legend's terrains and what they produce."""
+    v = value_writer(context)
+    return mark_safe("".join(f'<li><span class="cs-key t-{v(t["terrain"])}"></span> {v(t["words"])}'
+                             + (f': {v(t["resource"])}' if t["resource"] else "") + "</li>" for t in c["terrains"]))
