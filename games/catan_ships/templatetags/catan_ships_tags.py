@@ -120,3 +120,20 @@ def cs_terrain_items(context, c):
     v = value_writer(context)
     return mark_safe("".join(f'<li><span class="cs-key t-{v(t["terrain"])}"></span> {v(t["words"])}'
                              + (f': {v(t["resource"])}' if t["resource"] else "") + "</li>" for t in c["terrains"]))
+
+
+@register.simple_tag(takes_context=True)
+def cs_trade_rows(context, resources, prefix):
+    """A trade form's rows, a resource each with how many to give and to get; `prefix` names the
+    fields ("a." for an offer, "a.counter." for a counter-offer)."""
+    v = value_writer(context)
+    out = []
+    for r in resources:
+        value, words = v(r["value"]), v(r["words"])
+        out.append(f'<span><span class="res r-{value}"></span>{words}</span><input type="number" '
+                   f'name="{prefix}give.{value}" min="0" max="{v(r["have"])}" placeholder="0" aria-label="'
+                   + pgettext("catan trade", "Give %(resource)s") % {"resource": words}
+                   + f'" inputmode="numeric"><input type="number" name="{prefix}get.{value}" min="0" placeholder="0" '
+                     'aria-label="' + pgettext("catan trade", "Get %(resource)s") % {"resource": words}
+                   + '" inputmode="numeric">\n')
+    return mark_safe("".join(out))
