@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 
 from django.utils.translation import gettext as _, pgettext, pgettext_lazy
 
@@ -120,6 +121,17 @@ def _r(v: float) -> float:
     return round(v, 3)
 
 
+# Every render draws every hex: their centres lie on one lattice, so each outline is worked out
+# once per process.
+@lru_cache(maxsize=4096)
+def _corners(x: float, y: float, scale: float) -> str:
+    pts = []
+    for k in range(6):
+        a = math.radians(60 * k - 90)
+        pts.append(f"{_r(x + scale * HEX_R * math.cos(a))},{_r(y + scale * HEX_R * math.sin(a))}")
+    return " ".join(pts)
+
+
 class Board:
     """The view's board with what the page needs around it: hex corners, which hexes meet at a
     vertex or an edge (for words and for the harbours' sea side), the drawing's frame."""
@@ -161,11 +173,7 @@ class Board:
 
     @staticmethod
     def corners(h: dict, scale: float = 1.0) -> str:
-        pts = []
-        for k in range(6):
-            a = math.radians(60 * k - 90)
-            pts.append(f"{_r(h['x'] + scale * HEX_R * math.cos(a))},{_r(h['y'] + scale * HEX_R * math.sin(a))}")
-        return " ".join(pts)
+        return _corners(h["x"], h["y"], scale)
 
     @staticmethod
     def hex_words(h: dict) -> str:

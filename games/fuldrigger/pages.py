@@ -7,6 +7,7 @@ Buttons are {"label", "action"}: the template posts the action as JSON (see addi
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from django.utils import translation
 from django.utils.translation import gettext as _, gettext_lazy, ngettext, pgettext
@@ -34,7 +35,14 @@ def language() -> str:
 
 
 def place(node: str) -> str:
-    return book.place_name(node, lang=language()) if node in WORLD.nodes else node
+    return _place(node, language())
+
+
+# A render names hundreds of places and goods (every port that buys a cargo, every ship): the
+# phrase book's answer never changes, so each is looked up once per language.
+@lru_cache(maxsize=None)
+def _place(node: str, lang: str) -> str:
+    return book.place_name(node, lang=lang) if node in WORLD.nodes else node
 
 
 def area(node: str) -> str:
@@ -44,7 +52,12 @@ def area(node: str) -> str:
 def good_name(good: str | None) -> str:
     if not good:
         return ""
-    return book.good_name(good, lang=language()) if good in WORLD.goods else good
+    return _good_name(good, language())
+
+
+@lru_cache(maxsize=None)
+def _good_name(good: str, lang: str) -> str:
+    return book.good_name(good, lang=lang) if good in WORLD.goods else good
 
 
 def card_words(card_id: str) -> tuple[str, str]:
@@ -464,11 +477,13 @@ def markets(view: dict, seat, mine: list) -> dict:
     cargo, marks = [], {}
     if seat is None:
         return {"cargo": cargo, "marks": []}
+    lang = language()
     for ship in mine:
         load = ship["cargo"]
         if not load or ship["node"] not in WORLD.nodes:
             continue
         steps = WORLD.distances_from(ship["node"])
+        good = good_name(load["good"])
         rows = []
         for port in WORLD.ports:
             terms = sale_terms(view, seat, port, load["good"])
@@ -477,7 +492,7 @@ def markets(view: dict, seat, mine: list) -> dict:
             duty = DUTY if trade.duty_owner(view, seat, port) is not None else 0
             embargo = trade.embargoed(view, port)
             far = load["carried"] + steps[port] >= MIN_CARRIED
-            rows.append({"port": port, "name": place(port), "good": good_name(load["good"]),
+            rows.append({"port": port, "name": _place(port, lang), "good": good,
                          "price": max(0, terms["price"] - duty), "gain": terms["price"] - duty - load["paid"],
                          "steps": steps[port], "ok": far and not embargo, "embargo": embargo, "far": far,
                          "here": steps[port] == 0})

@@ -72,8 +72,10 @@ class Grid:
         return f"{LETTERS[col]}{row}"
 
 
+@lru_cache(maxsize=None)
 def _strait_names(board) -> dict[int, str]:
-    """Strait columns numbered west to east: S1, S2, …; both halves share the name."""
+    """Strait columns numbered west to east: S1, S2, …; both halves share the name. Once per
+    board (get_board builds each once), not once per render: it reads every square."""
     cols = sorted({c for (r, c), k in board.kind.items() if k == "strait" and r == 0})
     return {c: f"S{i + 1}" for i, c in enumerate(cols)}
 

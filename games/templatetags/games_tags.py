@@ -1,9 +1,13 @@
 import json
 
 from django import template
+from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.template.base import render_value_in_context
+from django.template.defaultfilters import date as date_filter
 from django.utils import timezone
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, escape, format_html
+from django.utils.timezone import template_localtime
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _, pgettext_lazy
 
@@ -107,22 +111,71 @@ def game_title(name: str) -> str:
     return engine.title if engine else name
 
 
+def value_writer(context):
+    """{{ value }} as the template would write it here (escaped; localised unless within
+    {% localize off %}), with a short way for the strings and whole numbers that are most values."""
+    plain_ints = context.use_l10n is False or not settings.USE_THOUSAND_SEPARATOR
+    # Within {% localize off %} a float is written as Python writes it, "." and all (unless in
+    # exponent form, which Django writes out in full).
+    plain_floats = context.use_l10n is False and settings.DECIMAL_SEPARATOR == "."
+
+    def v(value):
+        kind = type(value)
+        if kind is str:
+            return escape(value)
+        if kind is int and plain_ints:
+            return str(value)
+        if kind is float and plain_floats:
+            text = repr(value)
+            if "e" not in text:
+                return text
+        return render_value_in_context(value, context)
+    return v
+
+
 @register.simple_tag(takes_context=True)
 def log_items(context, lines) -> str:
     """The log's lines as <li>s. A socket sends the log with every update, fifty lines or so: as
     a {% for %} with its translation and dice loop inside it took a good part of the render, so
     it is built here, the same HTML the loop gave."""
+    v = value_writer(context)
     dice_words = _("dice %(faces)s")
     items = []
     for line in lines:
         dice = line["dice"]
-        item = ['<li class="log-', render_value_in_context(line["kind"], context), '">',
-                render_value_in_context(line["text"], context)]
+        item = ['<li class="log-', v(line["kind"]), '">', v(line["text"])]
         if dice:
             faces = ", ".join(conditional_escape(d) for d in dice)
             item += [' <span class="dice" aria-label="', dice_words % {"faces": faces}, '">']
-            item += [f'<span class="die">{render_value_in_context(d, context)}</span>' for d in dice]
+            item += [f'<span class="die">{v(d)}</span>' for d in dice]
             item.append("</span>")
         item.append("</li>")
         items.append("".join(item))
     return mark_safe("".join(items))
+
+
+@register.simple_tag(takes_context=True)
+def seat_items(context, seats) -> str:
+    """The seats as <li>s, the same HTML the {% for %} in match_live.html gave (each socket
+    renders them with every update)."""
+    v = value_writer(context)
+    match, me, away = context["match"], context.get("seat"), context.get("away") or {}
+    to_act = set(match.turn_seats or ()) if match.status == "running" else set()
+    host, bot, you = f"<small>{_('(host)')}</small>", f"<small>{_('(bot)')}</small>", f"<small>{_('(you)')}</small>"
+    absent = '<small class="absent">' + (_("absent — a bot plays for them") if match.bots_cover_absence
+                                         else _("absent — played by timeouts")) + "</small>"
+    out = []
+    for s in seats:
+        try:
+            name = s.user.profile.name
+        except ObjectDoesNotExist:  # as the template's lookup did: no profile, the username
+            name = ""
+        out += ['\n  <li class="seat colour-', v(s.colour), ' to-act">' if s.number in to_act else '">',
+                '\n    <span class="swatch" aria-hidden="true"></span>', v(name or s.user.username),
+                " " + host if s.user_id == match.creator_id else "", "\n    ", bot if s.is_bot else "", "\n    "]
+        vacation = away.get(s.user_id)
+        if vacation:
+            day = date_filter(template_localtime(vacation.ends_at), "j M")
+            out.append('<small class="away">' + _("on vacation until %(day)s") % {"day": v(day)} + "</small>")
+        out += ["\n    ", absent if s.is_absent else "", "\n    ", you if me and s.pk == me.pk else "", "\n  </li>\n"]
+    return mark_safe("".join(out))
