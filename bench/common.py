@@ -133,14 +133,13 @@ def free_port() -> int:
 TIMESTAMP = re.compile(r"^\[[^]]*\] ?")
 
 
-# The layout README.md recommends for one 2-core machine: gunicorn's threaded workers serve HTTP
+# The layout README.md recommends for one 2-core machine: granian's WSGI workers serve HTTP
 # (config/wsgi.py, persistent database connections), Daphne serves the match sockets, and one
 # Celery worker with beat runs the jobs. A reverse proxy would route /ws/ to Daphne; the bench's
 # clients talk to each port directly.
 HTTP_WORKERS = int(os.environ.get("BENCH_HTTP_WORKERS", "2"))  # to try other layouts
 HTTP_THREADS = int(os.environ.get("BENCH_HTTP_THREADS", "4"))
 DAPHNES = int(os.environ.get("BENCH_DAPHNES", "2"))
-HTTP_SERVER = os.environ.get("BENCH_HTTP_SERVER", "gunicorn")  # or granian, to compare
 CONN_MAX_AGE = "60"
 
 
@@ -161,8 +160,7 @@ class Servers:
 
     @property
     def layout(self) -> str:
-        kind = "gthread worker(s)" if HTTP_SERVER == "gunicorn" else "WSGI worker(s)"
-        return (f"{HTTP_SERVER} config.wsgi, {self.http_workers} {kind} × {self.threads} threads "
+        return (f"granian config.wsgi, {self.http_workers} WSGI worker(s) × {self.threads} threads "
                 f"and {self.daphnes} Daphne for /ws/, DB_CONN_MAX_AGE={CONN_MAX_AGE}; a Celery worker --beat "
                 f"--concurrency=2")
 
@@ -174,15 +172,10 @@ class Servers:
         return proc
 
     def __enter__(self):
-        if HTTP_SERVER == "granian":
-            http = [str(VENV_BIN / "granian"), "--interface", "wsgi", "config.wsgi:application",
-                    "--host", "127.0.0.1", "--port", str(self.port), "--workers", str(self.http_workers),
-                    "--blocking-threads", str(self.threads), "--log-level", "warning", "--no-ws"]
-        else:
-            http = [str(VENV_BIN / "gunicorn"), "config.wsgi:application", "-b", f"127.0.0.1:{self.port}",
-                    "-k", "gthread", "--workers", str(self.http_workers), "--threads", str(self.threads),
-                    "--keep-alive", "75", "--log-level", "warning"]
-        self.web_procs.append(self._start(HTTP_SERVER, http, DB_CONN_MAX_AGE=CONN_MAX_AGE))
+        self.web_procs.append(self._start("granian", [
+            str(VENV_BIN / "granian"), "--interface", "wsgi", "config.wsgi:application", "--host", "127.0.0.1",
+            "--port", str(self.port), "--workers", str(self.http_workers), "--blocking-threads", str(self.threads),
+            "--log-level", "warning", "--no-ws"], DB_CONN_MAX_AGE=CONN_MAX_AGE))
         for number, port in enumerate(self.ws_ports):
             self.web_procs.append(self._start(f"daphne-{number}", [
                 str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
@@ -193,7 +186,7 @@ class Servers:
         return self
 
     def pids(self, which: str = "web") -> list[int]:
-        """For CPU accounting, the processes of one part with their children (gunicorn's
+        """For CPU accounting, the processes of one part with their children (granian's
         workers, Celery's pool): "web" (HTTP and Daphne), "http", "ws" (the Daphnes) or
         "worker"."""
         procs = {"web": self.web_procs, "http": self.web_procs[:1], "ws": self.web_procs[1:],

@@ -81,7 +81,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
-WSGI_APPLICATION = "config.wsgi.application"  # gunicorn serves HTTP in production (README)
+WSGI_APPLICATION = "config.wsgi.application"  # granian serves HTTP in production (README)
 
 TEMPLATES = [
     {

@@ -1,4 +1,4 @@
-"""The HTTP side of the site for a WSGI server (gunicorn in production: see README). WebSockets
+"""The HTTP side of the site for a WSGI server (granian in production: see README). WebSockets
 are Daphne's (config/asgi.py); a proxy sends /ws/ there and everything else here."""
 import os
 

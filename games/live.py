@@ -17,7 +17,7 @@ SEND_SECONDS = 5  # a broadcast that takes longer is given up (the browsers catc
 
 class _LayerLoop:
     """One event loop per process, on a thread of its own, for sending to the Redis channel
-    layer from synchronous code (views under gunicorn, Celery jobs). async_to_sync would make a
+    layer from synchronous code (views under granian, Celery jobs). async_to_sync would make a
     new loop for every broadcast, and channels-redis keeps its connections per loop: each move
     then opened and closed a Redis connection (about a sixth of an API move's time)."""
 

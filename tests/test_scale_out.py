@@ -1,7 +1,7 @@
 """The web tier scales out: several web processes share one database and one Redis, and the
 channel layer carries every change to every process. Here, as README's production layout runs
-it: gunicorn serves HTTP (config/wsgi.py) and two Daphne processes serve the match sockets. A
-player moves through gunicorn; a socket on each Daphne receives the new version."""
+it: granian serves HTTP (config/wsgi.py) and two Daphne processes serve the match sockets. A
+player moves through granian; a socket on each Daphne receives the new version."""
 import asyncio
 import os
 import re
@@ -63,7 +63,7 @@ def redis_url(tmp_path):
 
 
 class WebProcesses:
-    """gunicorn on one port and Daphne processes on others, with the test's database and Redis."""
+    """granian on one port and Daphne processes on others, with the test's database and Redis."""
 
     def __init__(self, redis_url, logs: Path, daphnes=2):
         self.env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": redis_url, "DEBUG": "0",
@@ -78,8 +78,9 @@ class WebProcesses:
                                                stderr=subprocess.STDOUT, start_new_session=True))
 
     def __enter__(self):
-        self._start("gunicorn", [str(BIN / "gunicorn"), "config.wsgi:application", "-k", "gthread",
-                                 "--workers", "1", "--threads", "2", "-b", f"127.0.0.1:{self.http_port}"])
+        self._start("granian", [str(BIN / "granian"), "--interface", "wsgi", "config.wsgi:application",
+                                "--workers", "1", "--blocking-threads", "2", "--no-ws",
+                                "--host", "127.0.0.1", "--port", str(self.http_port)])
         for number, port in enumerate(self.ws_ports):
             self._start(f"daphne-{number}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
                                              "config.asgi:application"])
