@@ -86,6 +86,7 @@ class Vacation(models.Model):
 
 
 def active_vacation(user, now):
+    """The vacation `user` (a user or its id) is on at `now`, if any."""
     return Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).first()
 
 

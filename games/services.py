@@ -513,7 +513,7 @@ def _schedule(match: Match, engine, now) -> None:
                 match.turn_deadline = now  # bots and absent players are played at once
             else:
                 bank = owner.time_bank_left if owner is not None else 0
-                away = active_vacation(owner.user, now) if owner is not None and match.allow_vacation else None
+                away = active_vacation(owner.user_id, now) if owner is not None and match.allow_vacation else None
                 # A player on vacation: the turn's clock starts when they are back.
                 start = away.ends_at if away is not None else now
                 match.turn_deadline = start + timedelta(seconds=match.turn_seconds + bank)
