@@ -24,7 +24,7 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py demo_users
-	@trap 'kill 0' INT TERM EXIT; \
+	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
 	if [ -n "$$REDIS_URL" ]; then while :; do $(VENV)/bin/celery -A config worker --beat --loglevel=warning --concurrency=2 -Q celery; \
 	  echo "the worker stopped (exit $$?); starting it again in 2 s" >&2; sleep 2; done & \
 	  while :; do $(WEBHOOK_WORKER) --loglevel=warning; \
@@ -36,7 +36,7 @@ run: install
 WEBHOOK_WORKER = $(VENV)/bin/celery -A config worker -Q webhooks -n webhooks@%h --pool=threads --concurrency=16
 
 worker: install
-	@trap 'kill 0' INT TERM EXIT; $(WEBHOOK_WORKER) --loglevel=info & \
+	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; $(WEBHOOK_WORKER) --loglevel=info & \
 	$(VENV)/bin/celery -A config worker --beat --loglevel=info -Q celery
 
 # Browser tests drive a real Chromium: Debian's package where apt is at hand, else Playwright's.
