@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -50,40 +50,36 @@ def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "",
         profile = Profile.objects.filter(user=user).first()
     if kind == Notification.TURN and profile is not None and not profile.notify_turn:
         return None
-    emailed = profile is not None and profile.notify_email == Profile.NOTIFY_EACH and bool(user.email)
-    # Inside the caller's transaction (a job's) it is stored as e-mailed at once, one write
-    # instead of two: a mail that fails clears it, a run that dies before the commit stores
-    # nothing. On its own (autocommit) it is marked only once the mail has gone.
-    marked = emailed and connection.in_atomic_block
     try:
         with transaction.atomic():
             notification = Notification.objects.create(user=user, kind=kind, key=key[:120], text=text[:300],
-                                                       match=match, url=url,
-                                                       emailed_at=timezone.now() if marked else None)
+                                                       match=match, url=url)
     except IntegrityError:
         return None
-    if emailed:
-        # The text is in the player's language already; whatever the mail adds must be too.
-        # A mail that fails (a server away, a bad header) is logged and the digest's to send:
-        # the webhook below still goes, and so do the notifications after this one.
-        try:
-            with translation.override(language_for(profile)):
-                send_mail(subject_line(f"[Tradewinds] {text}"), f"{text}\n\n{_absolute(url)}\n", None,
-                          [user.email])
-        except Exception:
-            log.exception("could not email notification %s to user %s", notification.pk, user.pk)
-            if marked:
-                notification.emailed_at = None
-                notification.save(update_fields=["emailed_at"])
-        else:
-            if not marked:
-                notification.emailed_at = timezone.now()
-                notification.save(update_fields=["emailed_at"])
+    if profile is not None and profile.notify_email == Profile.NOTIFY_EACH and user.email:
+        # Mailed once the notification is committed: a job rolled back or killed before its
+        # commit runs again and notifies again, and a mail sent inside it went twice (seen with
+        # Redis away while bots played). On its own (autocommit) it goes at once.
+        language, address = language_for(profile), user.email
+        transaction.on_commit(lambda: _email(notification, address, text, url, language), robust=True)
     if profile is not None and profile.webhook_url:
         delivery = WebhookDelivery.objects.create(notification=notification, url=profile.webhook_url,
                                                   next_try_at=timezone.now() + WEBHOOK_LEASE)
         queue_delivery(delivery.pk)
     return notification
+
+
+def _email(notification, address: str, text: str, url: str, language) -> None:
+    """The text is in the player's language already; whatever the mail adds must be too. A mail
+    that fails (a server away, a bad header) is logged and stays unmarked; the notifications
+    after this one still go."""
+    try:
+        with translation.override(language):
+            send_mail(subject_line(f"[Tradewinds] {text}"), f"{text}\n\n{_absolute(url)}\n", None, [address])
+    except Exception:
+        log.exception("could not email notification %s to user %s", notification.pk, notification.user_id)
+        return
+    Notification.objects.filter(pk=notification.pk).update(emailed_at=timezone.now())
 
 
 def subject_line(text: str, limit: int = 90) -> str:

@@ -144,17 +144,21 @@ def test_a_player_who_left_the_language_to_the_browser_is_told_in_the_sites(race
     assert heard["words"] == [settings.LANGUAGE_CODE] and heard["emails"][0][1] == settings.LANGUAGE_CODE
 
 
-def test_the_end_and_the_reminders_are_told_to_each_player_in_their_language(race_match, player, opponent,
-                                                                             speaks, heard):
+def test_the_end_and_the_reminders_are_told_to_each_player_in_their_language(
+        race_match, player, opponent, speaks, heard, django_capture_on_commit_callbacks):
     speaks(player, "de")
     speaks(opponent, "sv")
     Match.objects.filter(pk=race_match.pk).update(turn_started_at=timezone.now() - timedelta(hours=2),
                                                   turn_deadline=timezone.now() + timedelta(minutes=30))
+    # Mails go once their notification is committed (the test's transaction never commits: the
+    # listeners' own commit callbacks are run here).
     with translation.override("da"):
-        assert listeners.send_reminders() == 1  # anna's turn
+        with django_capture_on_commit_callbacks(execute=True):
+            assert listeners.send_reminders() == 1  # anna's turn
         assert heard["words"] == ["de"]
         services.match_finish(match_id=race_match.pk, reason="ended by an admin")
-        listeners.match_finished(match_id=race_match.pk)
+        with django_capture_on_commit_callbacks(execute=True):
+            listeners.match_finished(match_id=race_match.pk)
     assert sorted(heard["words"][1:]) == ["de", "sv"]
     assert sorted(lang for to, lang in heard["emails"]) == ["de", "de", "sv"]
 
