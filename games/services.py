@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import Vacation, active_vacation, vacation_days_left  # noqa: F401 (re-exported)
-from games import bots, jobs, limits, projections
+from games import bots, jobs, limits, projections, selectors
 from games.engines import IllegalAction, get_engine
 from games.engines import actions as declared_actions
 from games.engines.dice import seed_hash
@@ -282,7 +282,7 @@ def action_apply(*, match_id, user, action, expected_version=None) -> Match:
         raise BadRequest(_("An action is a JSON object with a \"type\"."))
     with transaction.atomic():
         match = _locked(match_id, seats=True)
-        seat = next((s for s in match.seats.all() if s.user_id == user.pk), None) if user is not None else None
+        seat = selectors.seat_of(match, user)
         if seat is None or seat.number is None:
             raise NotAllowed(_("You have no seat in this match."))
         if match.status == Match.PAUSED:
