@@ -4,7 +4,7 @@ import json
 import threading
 from collections import OrderedDict
 
-from django.db.models import OuterRef, Prefetch, Q, Subquery
+from django.db.models import OuterRef, Q, Subquery
 from django.db.models.functions import Now
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 from accounts.models import display_name
 from games.engines import get_engine
 from games.errors import NotAllowed, NotFound
-from games.models import Match, Seat, finish_reason_display
+from games.models import ActionLog, Match, Seat, finish_reason_display
+from games.prepared import PreparedRead, prefetched
 
 LOG_LINES = 30
 
@@ -29,12 +30,33 @@ def _seats_with_players():
         away_until=Subquery(away.order_by("starts_at").values("ends_at")[:1]))
 
 
-def match_get(*, match_id) -> Match:
+# The reads behind every page, socket render and API call, compiled once (games/prepared.py).
+_MATCH_WITH_CREATOR = PreparedRead(lambda pk: Match.objects.select_related("creator").filter(pk=pk))
+_MATCH = PreparedRead(lambda pk: Match.objects.filter(pk=pk))
+_SEATS_WITH_PLAYERS = PreparedRead(lambda match_id: _seats_with_players().filter(match_id=match_id))
+_SEATS = PreparedRead(lambda match_id: Seat.objects.filter(match_id=match_id))
+_RECENT_LOG = PreparedRead(lambda match_id: ActionLog.objects.filter(match_id=match_id).order_by("-seq")[:LOG_LINES])
+
+
+def match_id_of(value) -> int:
+    """A match id as the database takes it, or "No such match." (what the ORM's get would have
+    said of text or of a number out of the id's range)."""
     try:
-        return (Match.objects.select_related("creator").prefetch_related(Prefetch("seats", _seats_with_players()))
-                .get(pk=match_id))
-    except (Match.DoesNotExist, ValueError, TypeError):
+        number = int(value)
+    except (ValueError, TypeError):
         raise NotFound(_("No such match.")) from None
+    if isinstance(value, bool) or not 0 < number < 2 ** 63:
+        raise NotFound(_("No such match."))
+    return number
+
+
+def match_get(*, match_id) -> Match:
+    """The match with its creator and its seats with their players (see _seats_with_players)."""
+    match = _MATCH_WITH_CREATOR.first(match_id_of(match_id))
+    if match is None:
+        raise NotFound(_("No such match."))
+    prefetched(match, "seats", _SEATS_WITH_PLAYERS.all(match.pk))
+    return match
 
 
 def seat_of(match: Match, user):
@@ -98,7 +120,7 @@ def match_live(*, match_id) -> Match:
     """match_get and the rows of the log the live part shows (`recent_log`), read at once: what a
     socket renders from."""
     match = match_get(match_id=match_id)
-    match.recent_log = list(match.log.order_by("-seq")[:LOG_LINES])
+    match.recent_log = _RECENT_LOG.all(match.pk)
     return match
 
 
@@ -229,10 +251,10 @@ def match_for_player(*, match_id, user) -> Match:
     """A match as its player's moves need it: the row and its bare seats, without the users,
     profiles and vacations a page shows (the API's most frequent read, "my legal actions",
     costs half as much). Anyone else learns only what match_for_viewer would tell them."""
-    try:
-        match = Match.objects.prefetch_related("seats").get(pk=match_id)
-    except (Match.DoesNotExist, ValueError, TypeError):
-        raise NotFound(_("No such match.")) from None
+    match = _MATCH.first(match_id_of(match_id))
+    if match is None:
+        raise NotFound(_("No such match."))
+    prefetched(match, "seats", _SEATS.all(match.pk))
     if seat_of(match, user) is None and not can_watch(match, user):
         raise NotAllowed(_("This match is private."))
     return match

@@ -17,6 +17,7 @@ from games.engines import actions as declared_actions
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed, NotFound, StaleVersion
 from games.models import ActionLog, Job, Match, Seat
+from games.prepared import PreparedRead, prefetched
 from games.validation import refuse_control_characters
 
 log = logging.getLogger(__name__)
@@ -35,17 +36,20 @@ def _engine(game: str):
         raise BadRequest(_("There is no game called %(game)s.") % {"game": repr(game)}) from None
 
 
+# A move's reads, compiled once (games/prepared.py).
+_MATCH_LOCKED = PreparedRead(lambda pk: Match.objects.select_for_update().filter(pk=pk))
+_SEATS = PreparedRead(lambda match_id: Seat.objects.filter(match_id=match_id))
+
+
 def _locked(match_id, *, seats: bool = False) -> Match:
     """The match row locked for this transaction; with `seats`, its seats read once, for a
     service whose every later read of them goes through match.seats.all() (a move reads them
     to find the mover, the turn's owner, the bots and the projection's owners)."""
-    query = Match.objects.select_for_update()
+    match = _MATCH_LOCKED.first(selectors.match_id_of(match_id))
+    if match is None:
+        raise NotFound(_("No such match."))
     if seats:
-        query = query.prefetch_related("seats")
-    try:
-        match = query.get(pk=match_id)
-    except (Match.DoesNotExist, ValueError, TypeError):
-        raise NotFound(_("No such match.")) from None
+        prefetched(match, "seats", _SEATS.all(match.pk))
     match.seq_at_lock, match.turn_passed_to = match.version, None
     match.state_at_lock = match.state  # what the game's own tables hold now (see _settle)
     return match

@@ -1,0 +1,121 @@
+"""The prepared reads (games/prepared.py) give what their plain QuerySets give, field for field,
+with the same related objects attached, and one query each."""
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts.models import Vacation
+from games import selectors, services
+from games.errors import NotFound
+from games.models import ActionLog, Match, Seat
+from games.prepared import PreparedRead, prefetched
+
+
+def _fields(obj):
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+@pytest.fixture
+def played(race_match, player, opponent, play):
+    play(race_match, (player, "roll"), (player, "stay"), (opponent, "roll"))
+    Vacation.objects.create(user=opponent, starts_at=timezone.now() - timedelta(days=1),
+                            ends_at=timezone.now() + timedelta(days=2))
+    return Match.objects.get(pk=race_match.pk)
+
+
+@pytest.mark.django_db
+def test_match_with_creator_as_the_orm_reads_it(played, player):
+    prepared = selectors._MATCH_WITH_CREATOR.first(played.pk)
+    plain = Match.objects.select_related("creator").get(pk=played.pk)
+    assert _fields(prepared) == _fields(plain)
+    assert prepared.state == plain.state and isinstance(prepared.state, dict)
+    assert prepared._state.adding is False and prepared._state.db == "default"
+    with CaptureQueriesContext(connection) as queries:
+        assert prepared.creator == player and prepared.creator.username == player.username
+    assert len(queries) == 0, "the creator came with the match"
+
+
+@pytest.mark.django_db
+def test_seats_with_players_profiles_and_vacations_as_the_orm_reads_them(played, opponent):
+    prepared = selectors._SEATS_WITH_PLAYERS.all(played.pk)
+    plain = list(selectors._seats_with_players().filter(match_id=played.pk))
+    assert [_fields(s) for s in prepared] == [_fields(s) for s in plain]
+    assert [s.number for s in prepared] == [0, 1]
+    with CaptureQueriesContext(connection) as queries:
+        for mine, theirs in zip(prepared, plain):
+            assert _fields(mine.user) == _fields(theirs.user)
+            assert _fields(mine.user.profile) == _fields(theirs.user.profile)
+            assert mine.away_until == theirs.away_until
+    assert len(queries) == 0, "users and profiles came with the seats"
+    away = {s.user_id: s.away_until for s in prepared}
+    assert away[opponent.pk] is not None and away[opponent.pk] > timezone.now()
+    assert sum(v is None for v in away.values()) == 1
+
+
+@pytest.mark.django_db
+def test_recent_log_newest_first_as_the_orm_reads_it(played):
+    prepared = selectors._RECENT_LOG.all(played.pk)
+    plain = list(ActionLog.objects.filter(match_id=played.pk).order_by("-seq")[:selectors.LOG_LINES])
+    assert [_fields(r) for r in prepared] == [_fields(r) for r in plain]
+    assert [r.seq for r in prepared] == sorted((r.seq for r in prepared), reverse=True)
+    assert all(isinstance(r.events, list) for r in prepared)
+
+
+@pytest.mark.django_db
+def test_match_get_hands_its_seats_over_as_prefetched(played):
+    with CaptureQueriesContext(connection) as queries:
+        match = selectors.match_get(match_id=played.pk)
+        seats = list(match.seats.all())
+        names = [s.user.profile.display_name for s in seats]
+        assert all(s.match is match for s in seats)
+    assert len(queries) == 2, [q["sql"] for q in queries]
+    assert names == ["Anna", "Bo"]
+    # A filter on the prefetched seats still asks the database, and gets the same answer.
+    assert list(match.seats.filter(number=1)) == [seats[1]]
+
+
+@pytest.mark.django_db
+def test_a_move_reads_its_locked_match_and_seats_prepared(race_match, player, django_capture_on_commit_callbacks):
+    before = Match.objects.get(pk=race_match.pk).version
+    with CaptureQueriesContext(connection) as queries:
+        services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    assert Match.objects.get(pk=race_match.pk).version == before + 1
+    if connection.features.has_select_for_update:
+        assert "FOR UPDATE" in queries[0]["sql"] or any("FOR UPDATE" in q["sql"] for q in queries[:3])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bad", ["x", "", None, 0, -1, 2 ** 63, 10 ** 30, True, "1e3", 3.5j])
+def test_ids_the_database_cannot_hold_are_no_such_match(bad):
+    with pytest.raises(NotFound):
+        selectors.match_get(match_id=bad)
+
+
+@pytest.mark.django_db
+def test_an_unknown_match_is_no_such_match(played):
+    with pytest.raises(NotFound):
+        selectors.match_get(match_id=played.pk + 1000)
+    with pytest.raises(NotFound):
+        selectors.match_for_player(match_id=played.pk + 1000, user=None)
+
+
+@pytest.mark.django_db
+def test_a_parameter_that_does_not_reach_the_sql_once_is_refused(race_match):
+    twice = PreparedRead(lambda pk: Match.objects.filter(pk=pk) | Match.objects.filter(id=pk))
+    with pytest.raises(ValueError, match="once"):
+        twice.all(race_match.pk)
+    unused = PreparedRead(lambda pk: Match.objects.all())
+    with pytest.raises(ValueError, match="once"):
+        unused.all(race_match.pk)
+
+
+@pytest.mark.django_db
+def test_prefetched_seats_replace_the_relation_for_reading_only(race_match):
+    match = Match.objects.get(pk=race_match.pk)
+    only_first = list(Seat.objects.filter(match=match, number=0))
+    prefetched(match, "seats", only_first)
+    assert list(match.seats.all()) == only_first  # what was handed over, without a query
+    assert match.seats.count() == 1
