@@ -1,4 +1,5 @@
 import json
+from html import escape as html_escape
 
 from django import template
 from django.conf import settings
@@ -6,7 +7,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.template.base import render_value_in_context
 from django.template.defaultfilters import date as date_filter
 from django.utils import timezone
-from django.utils.html import conditional_escape, escape, format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.timezone import template_localtime
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _, pgettext_lazy
@@ -122,7 +123,9 @@ def value_writer(context):
     def v(value):
         kind = type(value)
         if kind is str:
-            return escape(value)
+            # Django's escape is html.escape with a laziness check and a SafeString around it;
+            # the tags join the parts and mark the whole safe.
+            return html_escape(value)
         if kind is int and plain_ints:
             return str(value)
         if kind is float and plain_floats:
