@@ -15,10 +15,12 @@ parameters unchanged, which the first build checks."""
 import threading
 
 from django.db import connections
-from django.db.models.query import get_related_populators
+from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 
-# Stand-ins no real id or digest takes; each parameter gets its own.
-_STAND_INS = [-7_340_001 - n for n in range(8)]
+# Stand-ins for the parameters while the SQL is built, each its own: whole numbers that every
+# integer field takes (Django turns a lookup out of a field's range into no query at all) and
+# that no other parameter of these reads is.
+_STAND_INS = [2_147_480_001 + n for n in range(8)]
 
 
 class _Plan:
@@ -33,18 +35,25 @@ class _Plan:
                 raise ValueError(f"a prepared read's parameter must appear once in its SQL: {sql}")
             self.slots.append(found[0])
         select, klass_info = compiler.select, compiler.klass_info
+        self.converters = list(compiler.get_converters([s[0] for s in select[:compiler.col_count]]).items())
+        self.width = compiler.col_count
+        if queryset._iterable_class is ValuesListIterable:  # values_list(): the rows as tuples
+            self.model = None
+            return
+        if queryset._iterable_class is not ModelIterable:
+            raise ValueError("a prepared read gives instances or values_list() tuples")
         self.model = klass_info["model"]
         fields = klass_info["select_fields"]
         self.start, self.end = fields[0], fields[-1] + 1
         self.init_list = [f[0].target.attname for f in select[self.start:self.end]]
         self.related = get_related_populators(klass_info, select, alias)
         self.annotations = dict(compiler.annotation_col_map or {})
-        self.converters = list(compiler.get_converters([s[0] for s in select[:compiler.col_count]]).items())
 
 
 class PreparedRead:
     """`PreparedRead(lambda a, b: Model.objects.filter(x=a, y=b)...)`, then `.all(a, b)`: the
-    instances the QuerySet would give for those values, through the SQL built the first time."""
+    instances the QuerySet would give for those values (tuples for a values_list), through the
+    SQL built the first time."""
 
     def __init__(self, build):
         self.build = build
@@ -78,6 +87,9 @@ class PreparedRead:
                     for converter in convs:
                         value = converter(value, expression, connection)
                     row[pos] = value
+            if plan.model is None:
+                out.append(tuple(row[:plan.width]))
+                continue
             obj = plan.model.from_db(using, plan.init_list, row[plan.start:plan.end])
             for populator in plan.related:
                 populator.populate(row, obj)

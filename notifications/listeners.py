@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 
 from games.engines import get_engine
 from games.models import ActionLog, Match, Seat
+from games.prepared import PreparedRead
 from games.selectors import seat_names
 from notifications.models import Notification, ReminderSent
 from notifications.services import notify, speaking_to
@@ -38,6 +39,14 @@ CARD_EVENTS = {"card"}
 TOLD_EVENTS = OFFER_EVENTS | CARD_EVENTS
 
 
+# A job's reads, compiled once (games/prepared.py): the worker runs one job per move.
+_LOG_EVENTS = PreparedRead(lambda match_id, first, last: ActionLog.objects.filter(
+    match_id=match_id, seq__gte=first, seq__lte=last).order_by("seq").values_list("seq", "events"))
+_TOLD_SEATS = PreparedRead(lambda match_id: Seat.objects.filter(
+    match_id=match_id, number__isnull=False, match__state__isnull=False)
+    .select_related("match", "user__profile").defer("match__state"))
+
+
 def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
     # One job per committed change, most of them telling nobody: the log's events come first,
     # and the match (without its state, the largest column) and its seats with their players'
@@ -45,9 +54,7 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
     rows = _log_events(match_id, first_seq, last_seq)
     if turn_passed_to is None and not any(e.get("type") in TOLD_EVENTS for _, events in rows for e in events):
         return
-    seats = {s.number: s for s in Seat.objects.filter(match_id=match_id, number__isnull=False,
-                                                      match__state__isnull=False)
-             .select_related("match", "user__profile").defer("match__state")}
+    seats = {s.number: s for s in _TOLD_SEATS.all(match_id)}
     if not seats:
         return
     match = next(iter(seats.values())).match
@@ -86,9 +93,7 @@ def _log_events(match_id, first_seq, last_seq) -> list:
     """(seq, events) of the match's log rows first_seq..last_seq, in order."""
     if last_seq < first_seq:
         return []
-    return [(seq, events or []) for seq, events in
-            ActionLog.objects.filter(match_id=match_id, seq__gte=first_seq, seq__lte=last_seq)
-            .order_by("seq").values_list("seq", "events")]
+    return [(seq, events or []) for seq, events in _LOG_EVENTS.all(match_id, first_seq, last_seq)]
 
 
 def _profile(seat):

@@ -119,3 +119,16 @@ def test_prefetched_seats_replace_the_relation_for_reading_only(race_match):
     prefetched(match, "seats", only_first)
     assert list(match.seats.all()) == only_first  # what was handed over, without a query
     assert match.seats.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_values_list_read_gives_the_tuples_the_orm_gives(played):
+    from notifications.listeners import _LOG_EVENTS
+
+    plain = list(ActionLog.objects.filter(match_id=played.pk, seq__gte=2, seq__lte=3)
+                 .order_by("seq").values_list("seq", "events"))
+    assert _LOG_EVENTS.all(played.pk, 2, 3) == plain and len(plain) == 2
+    assert _LOG_EVENTS.all(played.pk, 3, 2) == []
+    flat = PreparedRead(lambda pk: Match.objects.filter(pk=pk).values_list("pk", flat=True))
+    with pytest.raises(ValueError, match="tuples"):
+        flat.all(played.pk)
