@@ -28,12 +28,15 @@ class _Plan:
         compiler = queryset.query.get_compiler(using=alias)
         sql, params = compiler.as_sql()
         self.sql, self.params = sql, list(params)
-        self.slots = []
+        self.slots = []  # (position, the type the backend gave the parameter: psycopg's Int4 for an
+        # integer field on PostgreSQL, so the real value is given that type too)
         for stand_in in stand_ins:
-            found = [i for i, p in enumerate(self.params) if p == stand_in and type(p) is type(stand_in)]
+            found = [i for i, p in enumerate(self.params) if not isinstance(p, bool)
+                     and (p == stand_in or p == str(stand_in))]
             if len(found) != 1:
                 raise ValueError(f"a prepared read's parameter must appear once in its SQL: {sql}")
-            self.slots.append(found[0])
+            kind = type(self.params[found[0]])
+            self.slots.append((found[0], None if kind in (int, str) else kind))
         select, klass_info = compiler.select, compiler.klass_info
         self.converters = list(compiler.get_converters([s[0] for s in select[:compiler.col_count]]).items())
         self.width = compiler.col_count
@@ -72,8 +75,8 @@ class PreparedRead:
     def all(self, *values, using="default") -> list:
         plan = self._plan(using, len(values))
         params = list(plan.params)
-        for slot, value in zip(plan.slots, values):
-            params[slot] = value
+        for (slot, kind), value in zip(plan.slots, values):
+            params[slot] = value if kind is None else kind(value)
         connection = connections[using]
         with connection.cursor() as cursor:
             cursor.execute(plan.sql, params)
