@@ -49,22 +49,32 @@ def run_jobs():
     row locked, skipped if another run holds it, deleted once its listeners ran); one that fails
     is logged and left for the sweep, and the others still run.
 
-    The pending flag is cleared FIRST, the rows read after. A commit whose nudge found the flag
-    set came while a drain was queued and not yet started (it had not cleared the flag): that
-    drain's reads come after its clear, so after the commit, and see the job. Reading first would
-    let a job committed between the read and the clear go unseen, its nudge swallowed by the
-    flag. A read that comes back short has seen every row committed before the clear; rows
-    committed later have nudged a drain of their own."""
+    The pending flag is cleared, THEN the rows read once more. A commit whose nudge found the
+    flag set came before the drain that set it cleared it: that drain's reads after its clear
+    come after the commit, and see the job. Reading only before the clear would let a job
+    committed between the last read and the clear go unseen, its nudge swallowed by the flag.
+    The pass before the clear is what makes the nudges coalesce: while it runs, the flag holds
+    back the nudges of the jobs committed meanwhile, and it runs them too."""
+    failed = set()
+    done = _drain(failed)
     jobs.drain_started()
+    return done + _drain(failed)
+
+
+def _drain(failed: set) -> int:
+    """Run the Job rows until a read comes back short: it saw every row committed before it."""
     done, after = 0, 0
     while True:
         # Not locked here: run_job locks each row in turn, so a second drain skips what this one
         # runs instead of waiting for a whole batch.
         batch = list(Job.objects.filter(pk__gt=after).order_by("id").values_list("id", flat=True)[:DRAIN_BATCH])
         for job_id in batch:
+            if job_id in failed:
+                continue  # once a drain is enough: the sweep tries it again
             try:
                 done += run_job(job_id)
             except Exception:
+                failed.add(job_id)
                 log.exception("job %s failed; the sweep tries it again", job_id)
         if len(batch) < DRAIN_BATCH:
             return done

@@ -160,8 +160,33 @@ def test_jobs_committed_while_a_drain_runs_are_run_once(broker, player, opponent
     assert broker == [DRAIN]
     broker.clear()
     tasks.run_jobs.apply().get()
-    # Job 101 committed after the drain cleared its flag: its nudge queued the next drain, which
-    # job 102's nudge found pending. (The first drain's read saw neither.)
-    assert broker == [DRAIN] and _heard() == [1, 2]
-    _run_queued(broker)
-    assert _heard() == [1, 2, 101, 102] and not Job.objects.exists()
+    # Jobs 101 and 102 committed while the drain ran with its flag still set: their nudges
+    # queued nothing, and the drain ran them itself.
+    assert broker == [] and _heard() == [1, 2, 101, 102] and not Job.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_committed_just_before_the_drain_clears_its_flag_is_run(broker, player, settings, monkeypatch):
+    """The race the order of clearing and reading is for: the last read found nothing, then a
+    job commits and its nudge finds the flag still set."""
+    from games import services
+
+    match = services.match_create(creator=player, game="race", seats=2)
+    Job.objects.all().delete()
+    jobs.drain_started()
+    broker.clear()
+    CALLS.clear()
+    committed = []
+    real_drain_started = jobs.drain_started
+
+    def a_commit_then_the_clear():
+        if not committed:
+            committed.append(True)
+            jobs.record(match, Job.MATCH_CHANGED, first_seq=7, last_seq=7, turn_passed_to=None)
+        real_drain_started()
+
+    jobs.nudge()  # a drain is pending
+    broker.clear()
+    monkeypatch.setattr(jobs, "drain_started", a_commit_then_the_clear)
+    tasks.run_jobs.apply().get()
+    assert broker == [] and _heard() == [7] and not Job.objects.exists()
