@@ -4,16 +4,29 @@ itself, with a thread that sweeps for due work on a timer.
 The services record what must follow a change in the change's own transaction (the match's
 next_due_at and needs_system, and Job rows for its listeners) and queue a job by its task's
 name only after the commit: the broker carries a nudge, never the only copy of the work. So
-the services depend on this module and the tasks on the services, never the other way."""
+the services depend on this module and the tasks on the services, never the other way.
+
+With a worker, the Job rows' nudges coalesce: a commit queues a drain of all undone rows only if
+no drain is pending already (a flag in the cache, Redis then), so forty moves a second cost the
+web process a flag check each instead of a broker message each, and the worker one task for many
+jobs instead of one for each."""
 import logging
 import importlib
 import threading
 import time
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import close_old_connections, transaction
 
 log = logging.getLogger(__name__)
+
+# Set while a drain of the Job rows is queued and not yet started (games.tasks.run_jobs).
+DRAIN_PENDING = "jobs:drain-pending"
+# How long a pending drain holds back the next nudge: if its task is lost, new jobs wait at most
+# this long for a drain of their own (and the sweep runs the ones held back meanwhile). Whole
+# seconds: the Redis cache rounds a timeout down to them.
+DRAIN_PENDING_SECONDS = 1
 
 
 def queue(name: str, *args) -> bool:
@@ -44,7 +57,32 @@ def record(match, kind: str, **args) -> None:
     from games.models import Job
 
     job = Job.objects.create(match=match, kind=kind, args=args)
-    queue_on_commit("games.tasks.run_job", job.pk)
+    if settings.JOBS_IN_PROCESS:
+        queue_on_commit("games.tasks.run_job", job.pk)  # runs right after the commit, here
+    else:
+        transaction.on_commit(nudge)
+
+
+def nudge() -> None:
+    """Queue a drain of the Job rows unless one is pending (queued, not started): that one reads
+    the rows after this commit, so it runs this job too. If the flag cannot be checked, queue
+    one anyway: a drain too many finds little to do, a nudge too few waits for the sweep."""
+    try:
+        pending = not cache.add(DRAIN_PENDING, 1, DRAIN_PENDING_SECONDS)
+    except Exception as exc:
+        log.warning("could not check for a pending drain (%s); queueing one", exc)
+        pending = False
+    if not pending and not queue("games.tasks.run_jobs"):
+        drain_started()  # no drain is coming: let the next commit try the broker again
+
+
+def drain_started() -> None:
+    """A drain clears the flag before it reads the Job rows (see games.tasks.run_jobs)."""
+    try:
+        cache.delete(DRAIN_PENDING)
+    except Exception as exc:
+        # The flag expires soon; the jobs nudged into it meanwhile wait for the sweep.
+        log.warning("could not clear the pending drain (%s)", exc)
 
 
 def run_sweeper(stop: threading.Event, interval: float | None = None) -> None:

@@ -14,6 +14,7 @@ from games.models import Job, Match
 log = logging.getLogger(__name__)
 
 SWEEP_BATCH = 500
+DRAIN_BATCH = 100
 # Which listeners a Job row of each kind is for (settings, by dotted path).
 JOB_LISTENERS = {Job.MATCH_CHANGED: "MATCH_CHANGED_LISTENERS", Job.MATCH_FINISHED: "MATCH_FINISHED_LISTENERS"}
 
@@ -28,7 +29,8 @@ def run_job(job_id):
     """Run a recorded job's listeners and delete it, in one transaction with the row locked: a
     second run (a redelivered message, the sweep) skips the row while the first holds it and
     finds nothing after, and a run that fails leaves the row for the sweep. Each listener is
-    idempotent as well (notifications are keyed), for a run that dies after sending."""
+    idempotent as well (notifications are keyed), for a run that dies after sending. Queued by
+    jobs.record without a worker (and by older deploys), run by the drain and the sweep."""
     with transaction.atomic():
         job = Job.objects.select_for_update(skip_locked=True).filter(pk=job_id).values_list(
             "match_id", "kind", "args").order_by()[:1]
@@ -39,6 +41,44 @@ def run_job(job_id):
             import_string(path)(match_id=match_id, **args)
         Job.objects.filter(pk=job_id).delete()
     return True
+
+
+@shared_task(acks_late=True)
+def run_jobs():
+    """Run the undone Job rows, oldest first, each as run_job runs it (its own transaction, its
+    row locked, skipped if another run holds it, deleted once its listeners ran); one that fails
+    is logged and left for the sweep, and the others still run.
+
+    The pending flag is cleared, THEN the rows read once more. A commit whose nudge found the
+    flag set came before the drain that set it cleared it: that drain's reads after its clear
+    come after the commit, and see the job. Reading only before the clear would let a job
+    committed between the last read and the clear go unseen, its nudge swallowed by the flag.
+    The pass before the clear is what makes the nudges coalesce: while it runs, the flag holds
+    back the nudges of the jobs committed meanwhile, and it runs them too."""
+    failed = set()
+    done = _drain(failed)
+    jobs.drain_started()
+    return done + _drain(failed)
+
+
+def _drain(failed: set) -> int:
+    """Run the Job rows until a read comes back short: it saw every row committed before it."""
+    done, after = 0, 0
+    while True:
+        # Not locked here: run_job locks each row in turn, so a second drain skips what this one
+        # runs instead of waiting for a whole batch.
+        batch = list(Job.objects.filter(pk__gt=after).order_by("id").values_list("id", flat=True)[:DRAIN_BATCH])
+        for job_id in batch:
+            if job_id in failed:
+                continue  # once a drain is enough: the sweep tries it again
+            try:
+                done += run_job(job_id)
+            except Exception:
+                failed.add(job_id)
+                log.exception("job %s failed; the sweep tries it again", job_id)
+        if len(batch) < DRAIN_BATCH:
+            return done
+        after = batch[-1]
 
 
 @shared_task(acks_late=True)
