@@ -181,7 +181,10 @@ class ApiToken(models.Model):
 
 HOLDER_SECONDS = 60
 FORGOTTEN = "forgotten"
-FORGOTTEN_SECONDS = 60
+# Long enough for a request that read the rows just before a change to have given up adding
+# them (it adds right after its read), short enough that a login (which saves the user) does not
+# send that player's every API request to the database for a minute.
+FORGOTTEN_SECONDS = 5
 _HOLDER_SECRETS = ("user__password", "user__profile__webhook_secret")
 
 

@@ -184,3 +184,20 @@ def test_another_users_token_is_untouched_by_a_change(client, player, warm, djan
     player.save()
     with django_assert_num_queries(0):
         assert token_user(request_with(key)).username == "bo"
+
+
+def test_a_login_forgets_the_holder_only_for_a_moment(client, player, warm, monkeypatch, django_assert_num_queries):
+    """A login saves the user (its last login), which forgets the kept holder; the forgetting
+    must not outlast the race it guards against, or each login would send that player's API
+    requests to the database for a long while (the load benchmark logs its players in just
+    before it starts)."""
+    import time
+
+    assert accounts_models.FORGOTTEN_SECONDS <= 10  # seconds, not the minute an answer is kept
+    monkeypatch.setattr(accounts_models, "FORGOTTEN_SECONDS", 1)
+    client_for(player)  # force_login saves last_login
+    assert cache.get(accounts_models._holder_cache_key(ApiToken.hash(warm))) == accounts_models.FORGOTTEN
+    time.sleep(1.2)
+    assert token_user(request_with(warm)) == player  # read from the database, and kept again
+    with django_assert_num_queries(0):
+        assert token_user(request_with(warm)) == player
