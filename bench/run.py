@@ -50,7 +50,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the load test")
     parser.add_argument("--matches", type=int, default=200, help="matches played at once in the load test")
     parser.add_argument("--no-scaling", action="store_true",
-                        help="skip the second load test on one HTTP worker and one Daphne (processes_1)")
+                        help="skip the load tests on one and on two HTTP workers and Daphnes (processes_1, processes_2)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results.json"))
     args = parser.parse_args(argv)
     parts = [p for p in args.only.split(",") if p]
@@ -107,16 +107,14 @@ def main(argv=None) -> int:
                 part("socket_spam", servers)
                 server_errors = servers.errors()
             if "load" in parts and not args.no_scaling:
-                # How it scales: the same load on one HTTP worker and one Daphne, and on the
-                # recommended layout (two of each), against the same PostgreSQL and Redis.
-                main_rate = next((f for f in figures if f.name == "load_actions_per_s"), None)
-                if main_rate is not None and common.HTTP_WORKERS == common.DAPHNES == 2:
-                    figures.append(Figure("load_actions_per_s.processes_2", main_rate.value, "actions/s",
-                                          note="the load_actions_per_s run above: " + servers.layout))
-                common.flush_redis()
-                with common.Servers(http_workers=1, daphnes=1) as single:
-                    part("load", single, args.seconds, args.matches, "processes_1")
-                    server_errors += single.errors()
+                # How it scales: the same load on one HTTP worker and one Daphne, and on two of
+                # each, against the same PostgreSQL and Redis.
+                for count in (1, 2):
+                    common.flush_redis()
+                    with common.Servers(http_workers=count, daphnes=count,
+                                        threads=max(1, common.HTTP_THREADS // count)) as layout:
+                        part("load", layout, args.seconds, args.matches, f"processes_{count}")
+                        server_errors += layout.errors()
             if server_errors:
                 print("[bench] the servers logged errors:\n  " + "\n  ".join(server_errors[:20]), flush=True)
             info["server_errors"] = server_errors[:50]
