@@ -216,8 +216,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         version, sent_at = event.get("version"), event.get("sent_at")
         if self.closing or (version is not None and version < self.shown_version):
             return  # an older version than the one shown
-        if version == self.shown_version and sent_at is not None and sent_at < self.live_rendered_at - CLOCK_SLACK:
-            return  # announced before the last render began reading: that render showed it
+        if version == self.shown_version:
+            if not event.get("unversioned"):
+                # The version shown: its state is fixed once committed, and the last render read
+                # it (under load a render may read a version whose announcement is still queued).
+                return
+            if sent_at is not None and sent_at < self.live_rendered_at - CLOCK_SLACK:
+                return  # a lobby change announced before the last render began reading: it showed it
         announced = (self.match_id, version, sent_at) if version is not None and sent_at is not None else None
         await self._send_live(announced)
 

@@ -54,13 +54,18 @@ def group_name(match_id) -> str:
     return f"match-{match_id}"
 
 
-def broadcast(match_id, version) -> None:
+def broadcast(match_id, version, *, unversioned=False) -> None:
+    """`unversioned`: a change that keeps the version (a seat taken in the lobby, a deadline
+    moved by a vacation), which a socket showing that version must look at again; any other
+    announcement is of a new version, whose state never changes once committed."""
     layer = get_channel_layer()
     if layer is None:
         return
+    message = {"type": "match.changed", "version": version, "sent_at": time.time()}
+    if unversioned:
+        message["unversioned"] = True
     try:
-        _group_send(layer, group_name(match_id), {"type": "match.changed", "version": version,
-                                                    "sent_at": time.time()})
+        _group_send(layer, group_name(match_id), message)
     except Exception:  # the move is committed; browsers catch up when the layer is back
         log.warning("could not broadcast match %s version %s", match_id, version, exc_info=True)
 

@@ -55,19 +55,22 @@ def _locked(match_id, *, seats: bool = False) -> Match:
     return match
 
 
-def _announce(match: Match) -> None:
-    """Lobby changes (a seat taken, a colour changed) show live too, without a new version."""
+def _announce(match: Match, *, unversioned: bool = False) -> None:
+    """Tell the sockets once committed. `unversioned`: a change that keeps the version (a seat
+    taken, a colour changed, a deadline moved), which shows live too."""
     from games import live
 
     match_id, version = match.pk, match.version
-    transaction.on_commit(lambda: live.broadcast(match_id, version))
+    transaction.on_commit(lambda: live.broadcast(match_id, version, unversioned=unversioned))
 
 
 def _after_commit(match: Match) -> None:
     """Tell the browsers and queue the system's own move once the change is durable. What must
     follow is in this transaction already (needs_system and next_due_at on the match, a Job row
     for the listeners): the queued jobs only make it happen at once, the sweep if they are lost."""
-    _announce(match)
+    # Dealing keeps version 0, and clearing a system flag with nothing to apply keeps the version
+    # too: the sockets must look again though the version they show did not change.
+    _announce(match, unversioned=match.version == getattr(match, "seq_at_lock", match.version))
     match_id, needs_system = match.pk, match.needs_system
     if needs_system:
         jobs.queue_on_commit("games.tasks.apply_system_action", match_id)
@@ -162,7 +165,7 @@ def match_join(*, match_id, user, colour: str | None = None, invite_code: str | 
         if len(taken) + 1 == match.seats_count:
             _deal(match)
         else:
-            _announce(match)
+            _announce(match, unversioned=True)
     return seat
 
 
@@ -180,7 +183,7 @@ def match_leave(*, match_id, user) -> None:
             match.finish_reason = "cancelled by its creator"
             match.save(update_fields=["status", "finish_reason"])
         seat.delete()
-        _announce(match)
+        _announce(match, unversioned=True)
 
 
 def match_set_colour(*, match_id, user, colour: str) -> None:
@@ -195,7 +198,7 @@ def match_set_colour(*, match_id, user, colour: str) -> None:
             raise BadRequest(_("That colour is not available."))
         seat.colour = colour
         seat.save(update_fields=["colour"])
-        _announce(match)
+        _announce(match, unversioned=True)
 
 
 def match_start(*, match_id, user=None) -> Match:
@@ -490,7 +493,7 @@ def _shift_turns(user, delta) -> None:
         match.turn_deadline = max(match.turn_deadline + delta, timezone.now())
         match.next_due_at = _next_due(match)
         match.save(update_fields=["turn_deadline", "next_due_at"])
-        _announce(match)
+        _announce(match, unversioned=True)
 
 
 # --- Deadlines -------------------------------------------------------------------------

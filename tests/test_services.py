@@ -171,3 +171,26 @@ def test_time_bank_is_spent_by_a_slow_turn(player, opponent):
     services.action_apply(match_id=match.pk, user=player, action={"type": "stay"})
     bank = match.seats.get(number=0).time_bank_left
     assert 7200 - 1900 < bank < 7200 - 1700
+
+
+@pytest.mark.django_db
+def test_a_deal_and_a_lobby_change_are_announced_as_unversioned_a_move_as_a_new_version(
+        player, opponent, monkeypatch, django_capture_on_commit_callbacks):
+    """Sockets skip an announcement of the version they show (its state never changes), unless
+    it says the change kept the version: a seat taken, the deal (which stays at version 0)."""
+    from games import live
+
+    heard = []
+    monkeypatch.setattr(live, "broadcast", lambda match_id, version, unversioned=False:
+                        heard.append((version, unversioned)))
+    with django_capture_on_commit_callbacks(execute=True):
+        match = services.match_create(creator=player, game="race", seats=3, options={"finish": 30})
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_join(match_id=match.pk, user=opponent)
+    assert heard[-1] == (0, True)  # a seat taken in the lobby
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_join(match_id=match.pk, user=make_user("cy"))
+    assert heard[-1] == (0, True)  # the last seat deals the match: still version 0
+    with django_capture_on_commit_callbacks(execute=True):
+        services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
+    assert heard[-1] == (1, False)
