@@ -50,6 +50,13 @@ def match_id_of(value) -> int:
     return number
 
 
+def with_bare_seats(match: Match) -> Match:
+    """The match's seats read once, without their players, as `match.seats.all()` (a move and
+    the legal-actions read need no more of them)."""
+    prefetched(match, "seats", _SEATS.all(match.pk))
+    return match
+
+
 def match_get(*, match_id) -> Match:
     """The match with its creator and its seats with their players (see _seats_with_players)."""
     match = _MATCH_WITH_CREATOR.first(match_id_of(match_id))
@@ -254,7 +261,7 @@ def match_for_player(*, match_id, user) -> Match:
     match = _MATCH.first(match_id_of(match_id))
     if match is None:
         raise NotFound(_("No such match."))
-    prefetched(match, "seats", _SEATS.all(match.pk))
+    with_bare_seats(match)
     if seat_of(match, user) is None and not can_watch(match, user):
         raise NotAllowed(_("This match is private."))
     return match

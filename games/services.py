@@ -17,7 +17,7 @@ from games.engines import actions as declared_actions
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed, NotFound, StaleVersion
 from games.models import ActionLog, Job, Match, Seat
-from games.prepared import PreparedRead, prefetched
+from games.prepared import PreparedRead
 from games.validation import refuse_control_characters
 
 log = logging.getLogger(__name__)
@@ -36,9 +36,8 @@ def _engine(game: str):
         raise BadRequest(_("There is no game called %(game)s.") % {"game": repr(game)}) from None
 
 
-# A move's reads, compiled once (games/prepared.py).
+# A move's lock, compiled once (games/prepared.py).
 _MATCH_LOCKED = PreparedRead(lambda pk: Match.objects.select_for_update().filter(pk=pk))
-_SEATS = PreparedRead(lambda match_id: Seat.objects.filter(match_id=match_id))
 
 
 def _locked(match_id, *, seats: bool = False) -> Match:
@@ -49,7 +48,7 @@ def _locked(match_id, *, seats: bool = False) -> Match:
     if match is None:
         raise NotFound(_("No such match."))
     if seats:
-        prefetched(match, "seats", _SEATS.all(match.pk))
+        selectors.with_bare_seats(match)
     match.seq_at_lock, match.turn_passed_to = match.version, None
     match.state_at_lock = match.state  # what the game's own tables hold now (see _settle)
     return match
