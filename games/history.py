@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from config import after_response
 from games import limits, live
 from games.bots import bot_user
 from games.engines import IllegalAction, get_engine
@@ -32,7 +33,7 @@ def chat_post(*, match: Match, user, text: str) -> ChatMessage:
     refuse_control_characters(text)
     message = ChatMessage.objects.create(match=match, user=user, text=text)
     match_id = match.pk
-    transaction.on_commit(lambda: live.broadcast_chat(match_id))
+    after_response.on_commit(lambda: live.broadcast_chat(match_id))
     return message
 
 
@@ -41,7 +42,7 @@ def chat_hide(*, message_id, hidden=True) -> None:
     message.hidden = hidden
     message.save(update_fields=["hidden"])
     match_id = message.match_id
-    transaction.on_commit(lambda: live.broadcast_chat(match_id))
+    after_response.on_commit(lambda: live.broadcast_chat(match_id))
 
 
 def match_export(match: Match) -> dict:

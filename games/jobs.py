@@ -17,7 +17,9 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections
+
+from config import after_response
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +50,7 @@ def queue(name: str, *args) -> bool:
 
 
 def queue_on_commit(name: str, *args) -> None:
-    transaction.on_commit(lambda: queue(name, *args))
+    after_response.on_commit(lambda: queue(name, *args))
 
 
 def record(match, kind: str, **args) -> None:
@@ -60,7 +62,7 @@ def record(match, kind: str, **args) -> None:
     if settings.JOBS_IN_PROCESS:
         queue_on_commit("games.tasks.run_job", job.pk)  # runs right after the commit, here
     else:
-        transaction.on_commit(nudge)
+        after_response.on_commit(nudge)
 
 
 def nudge() -> None:

@@ -11,6 +11,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import Vacation, active_vacation, vacation_days_left  # noqa: F401 (re-exported)
+from config import after_response
 from games import bots, jobs, limits, projections, selectors
 from games.engines import IllegalAction, get_engine
 from games.engines import actions as declared_actions
@@ -60,7 +61,7 @@ def _announce(match: Match, *, unversioned: bool = False) -> None:
     from games import live
 
     match_id, version = match.pk, match.version
-    transaction.on_commit(lambda: live.broadcast(match_id, version, unversioned=unversioned))
+    after_response.on_commit(lambda: live.broadcast(match_id, version, unversioned=unversioned))
 
 
 def _after_commit(match: Match) -> None:
