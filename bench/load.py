@@ -27,6 +27,7 @@ from its seed (games.replay.replay_match) and compared with its stored state."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import re
@@ -309,11 +310,9 @@ async def _main(run: Run, tables: list[Table], users: list) -> None:
         for player in table.players:
             player.cookie = cookies[player.seat_user.pk]
     lag = asyncio.create_task(_lag(run))
-    # A client of its own per table (as each player's browser has its own connections):
-    # httpx's pool scans every waiting request for every free connection, so one shared
-    # pool for 400 players spent most of the load generator's CPU in that scan.
-    tables_http = [httpx.AsyncClient(base_url=run.base, timeout=60, limits=httpx.Limits(
-        max_connections=2, max_keepalive_connections=2)) for _ in tables]
+    # A client of its own per table (as each player's browser has its own connections): one
+    # shared pool for 400 players spent most of the load generator's CPU finding connections.
+    tables_http = [_Browser(run.base) for _ in tables]
     workers = [asyncio.create_task(_table(run, client, t)) for client, t in zip(tables_http, tables)]
     ramp = time.perf_counter()
     while run.ready_tables < len(tables) and time.perf_counter() - ramp < RAMP_MAX:
@@ -349,6 +348,44 @@ async def _main(run: Run, tables: list[Table], users: list) -> None:
     await asyncio.gather(*workers, return_exceptions=True)
     lag.cancel()
     await asyncio.gather(*(client.aclose() for client in tables_http))
+
+
+class _Answer:
+    __slots__ = ("status_code", "body")
+
+    def __init__(self, status_code: int, body: bytes):
+        self.status_code, self.body = status_code, body
+
+    @property
+    def text(self) -> str:
+        return self.body.decode(errors="replace")
+
+    def json(self):
+        return json.loads(self.body)
+
+
+class _Browser:
+    """One table's HTTP client (as each player's browser has its own connections). aiohttp,
+    not httpx: the load generator shares the two cores with the site it measures, and httpx
+    spent ~2.3 ms of CPU a request here (its connection pool, anyio's cancel scopes, and a
+    failing `import sniffio` on every request), three times aiohttp's."""
+
+    def __init__(self, base: str):
+        import aiohttp
+
+        self.session = aiohttp.ClientSession(base_url=base, timeout=aiohttp.ClientTimeout(total=60),
+                                             connector=aiohttp.TCPConnector(limit=2))
+
+    async def get(self, path: str, headers: dict) -> _Answer:
+        async with self.session.get(path, headers=headers) as response:
+            return _Answer(response.status, await response.read())
+
+    async def post(self, path: str, json: dict, headers: dict) -> _Answer:
+        async with self.session.post(path, json=json, headers=headers) as response:
+            return _Answer(response.status, await response.read())
+
+    async def aclose(self) -> None:
+        await self.session.close()
 
 
 def _cpu_seconds(pids: list[int]) -> float:
