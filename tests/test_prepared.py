@@ -132,3 +132,39 @@ def test_a_values_list_read_gives_the_tuples_the_orm_gives(played):
     flat = PreparedRead(lambda pk: Match.objects.filter(pk=pk).values_list("pk", flat=True))
     with pytest.raises(ValueError, match="tuples"):
         flat.all(played.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_jobs_locked_row_reads_as_the_orm_reads_it_and_a_held_row_is_skipped(race_match):
+    """The worker's lock of a job (games.tasks._JOB_LOCKED): the row's match, kind and JSON
+    arguments as the ORM gives them, nothing for a row another run holds or none at all."""
+    import threading
+
+    from django.db import transaction
+
+    from games.models import Job
+    from games.tasks import _JOB_LOCKED
+
+    job = Job.objects.create(match=race_match, kind=Job.MATCH_CHANGED, args={"first_seq": 1, "last_seq": 2})
+    plain = list(Job.objects.filter(pk=job.pk).values_list("match_id", "kind", "args"))
+    assert _JOB_LOCKED.first(job.pk + 1000) is None
+    with transaction.atomic():
+        assert [_JOB_LOCKED.first(job.pk)] == plain
+        if not connection.features.has_select_for_update_skip_locked:
+            return  # SQLite locks the whole database: there is no row to skip
+        seen = []
+
+        def other_run():  # another worker's run, on a connection of its own
+            from django.db import connection as other
+
+            try:
+                with transaction.atomic():
+                    seen.append(_JOB_LOCKED.first(job.pk))
+            finally:
+                other.close()
+
+        runner = threading.Thread(target=other_run)
+        runner.start()
+        runner.join()
+        assert seen == [None]
+    assert _JOB_LOCKED.first(job.pk) == plain[0]  # let go once the first run's transaction ends
