@@ -35,7 +35,53 @@ _MATCH_WITH_CREATOR = PreparedRead(lambda pk: Match.objects.select_related("crea
 _MATCH = PreparedRead(lambda pk: Match.objects.filter(pk=pk))
 _SEATS_WITH_PLAYERS = PreparedRead(lambda match_id: _seats_with_players().filter(match_id=match_id))
 _SEATS = PreparedRead(lambda match_id: Seat.objects.filter(match_id=match_id))
-_RECENT_LOG = PreparedRead(lambda match_id: ActionLog.objects.filter(match_id=match_id).order_by("-seq")[:LOG_LINES])
+# The rows a version's log shows: the newest up to that version.
+_RECENT_LOG = PreparedRead(lambda match_id, version: ActionLog.objects.filter(match_id=match_id, seq__lte=version)
+                           .order_by("-seq")[:LOG_LINES])
+# The rows from a given one on (that one included, to check it is still the row remembered).
+_LOG_FROM = PreparedRead(lambda match_id, seq: ActionLog.objects.filter(match_id=match_id, seq__gte=seq)
+                         .order_by("-seq")[:LOG_LINES + 1])
+
+
+class _RecentLogs:
+    """Each match's newest log rows, kept per process between its versions: a row never changes
+    once written, so a read of version N+1 fetches the row(s) after N, not thirty rows again
+    (under the load test the thirty rows were half of a socket update's shared read). The row
+    remembered as newest comes back with the new ones: if it is not the same row (a database
+    made again, where ids and seqs repeat), everything is read afresh. The rows kept are shared
+    by every render of the process, which only read them."""
+
+    SIZE = 2048
+
+    def __init__(self):
+        self.lock, self.rows = threading.Lock(), OrderedDict()
+
+    def of(self, match: Match) -> list:
+        with self.lock:
+            kept = self.rows.get(match.pk)
+        rows = None
+        if kept and kept[0].seq <= match.version:
+            top = kept[0]
+            fetched = _LOG_FROM.all(match.pk, top.seq)
+            if fetched and fetched[-1].pk == top.pk and fetched[-1].created_at == top.created_at:
+                # (rows committed after the match was read are not this version's)
+                rows = [row for row in (fetched[:-1] + kept)[:LOG_LINES] if row.seq <= match.version]
+                if len(rows) < LOG_LINES and rows[-1].seq > 1:
+                    rows = None
+        if rows is None:
+            rows = _RECENT_LOG.all(match.pk, match.version)
+        with self.lock:
+            current = self.rows.get(match.pk)
+            if rows and (not current or current[0].seq <= rows[0].seq):
+                self.rows[match.pk] = rows
+            if match.pk in self.rows:
+                self.rows.move_to_end(match.pk)
+            while len(self.rows) > self.SIZE:
+                self.rows.popitem(last=False)
+        return rows
+
+
+recent_logs = _RecentLogs()
 
 
 def match_id_of(value) -> int:
@@ -127,7 +173,7 @@ def match_live(*, match_id) -> Match:
     """match_get and the rows of the log the live part shows (`recent_log`), read at once: what a
     socket renders from."""
     match = match_get(match_id=match_id)
-    match.recent_log = _RECENT_LOG.all(match.pk)
+    match.recent_log = recent_logs.of(match)
     return match
 
 
@@ -143,7 +189,7 @@ def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> lis
     lang = translation.get_language()
     lines = []
     for row in rows:
-        texts = _described_row(engine, row.events, names, lang)
+        texts = _row_words(engine, row, names, lang)
         for event, text in zip(reversed(row.events), texts):
             if not event_visible(event, seat_number):
                 continue
@@ -180,6 +226,17 @@ class _DescribedRows:
 
 
 _described_row = _DescribedRows().get
+
+
+def _row_words(engine, row, names: list[str], lang) -> list[str]:
+    """A row's words, remembered on the row too: a row kept by recent_logs is described once
+    per language and names, not looked up by its JSON on every render."""
+    words = row.__dict__.setdefault("_words", {})
+    key = (engine.name, lang, tuple(names))
+    texts = words.get(key)
+    if texts is None:
+        texts = words[key] = _described_row(engine, row.events, names, lang)
+    return texts
 
 
 def describe(engine, event: dict, names: list[str]) -> str:

@@ -57,7 +57,7 @@ def test_seats_with_players_profiles_and_vacations_as_the_orm_reads_them(played,
 
 @pytest.mark.django_db
 def test_recent_log_newest_first_as_the_orm_reads_it(played):
-    prepared = selectors._RECENT_LOG.all(played.pk)
+    prepared = selectors._RECENT_LOG.all(played.pk, played.version)
     plain = list(ActionLog.objects.filter(match_id=played.pk).order_by("-seq")[:selectors.LOG_LINES])
     assert [_fields(r) for r in prepared] == [_fields(r) for r in plain]
     assert [r.seq for r in prepared] == sorted((r.seq for r in prepared), reverse=True)
@@ -168,3 +168,69 @@ def test_a_jobs_locked_row_reads_as_the_orm_reads_it_and_a_held_row_is_skipped(r
         runner.join()
         assert seen == [None]
     assert _JOB_LOCKED.first(job.pk) == plain[0]  # let go once the first run's transaction ends
+
+
+def _play_moves(match, users, count):
+    """`count` moves of whoever is to act (the last legal action: stay after a roll), each
+    committed with its jobs run (the race's wind)."""
+    from django.test import TestCase
+
+    from games.engines import get_engine
+
+    engine = get_engine("race")
+    for _ in range(count):
+        match = Match.objects.get(pk=match.pk)
+        seat = engine.to_act(match.state)[0]
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            services.action_apply(match_id=match.pk, user=users[seat],
+                                  action=engine.legal_actions(match.state, seat)[-1])
+
+
+def _plain_log(match_id, version):
+    return [(r.pk, r.seq, r.events) for r in ActionLog.objects.filter(match_id=match_id, seq__lte=version)
+            .order_by("-seq")[:selectors.LOG_LINES]]
+
+
+@pytest.mark.django_db
+def test_the_recent_log_kept_between_versions_is_the_one_the_database_holds(race_match, player, opponent):
+    """Issue 15: a socket's read of each new version fetches only the rows after the newest one
+    it kept, and still gets the thirty newest rows, newest first, as the database holds them."""
+    users = [player, opponent]
+    for _ in range(12):
+        _play_moves(race_match, users, 4)
+        match = selectors.match_live(match_id=race_match.pk)
+        assert [(r.pk, r.seq, r.events) for r in match.recent_log] == _plain_log(race_match.pk, match.version)
+    assert match.version > selectors.LOG_LINES + 10
+    _play_moves(race_match, users, 1)
+    with CaptureQueriesContext(connection) as queries:
+        match = selectors.match_live(match_id=race_match.pk)
+    log_reads = [q["sql"] for q in queries.captured_queries if "actionlog" in q["sql"].lower()]
+    assert len(log_reads) == 1 and '"seq" >=' in log_reads[0]  # the kept newest row and the one after
+    assert [(r.pk, r.seq, r.events) for r in match.recent_log] == _plain_log(race_match.pk, match.version)
+
+
+@pytest.mark.django_db
+def test_an_older_version_read_after_a_newer_one_gets_its_own_rows(race_match, player, opponent):
+    import copy
+
+    _play_moves(race_match, [player, opponent], 45)
+    newest = selectors.match_live(match_id=race_match.pk)
+    older = copy.copy(newest)
+    older.version = newest.version - 7
+    assert [(r.pk, r.seq, r.events) for r in selectors.recent_logs.of(older)] == \
+        _plain_log(race_match.pk, older.version)
+
+
+@pytest.mark.django_db
+def test_a_kept_newest_row_that_is_no_longer_in_the_database_makes_a_fresh_read(race_match, player, opponent):
+    """As when a database is made again and its ids and seqs repeat: the row at the kept seq is
+    another row, so nothing kept is trusted."""
+    _play_moves(race_match, [player, opponent], 10)
+    match = selectors.match_live(match_id=race_match.pk)
+    top = match.recent_log[0]
+    ActionLog.objects.filter(match_id=race_match.pk, seq__lt=top.seq).update(events=[{"type": "replaced"}])
+    ActionLog.objects.filter(pk=top.pk).update(events=[{"type": "replaced"}],
+                                               created_at=top.created_at + timedelta(seconds=1))
+    again = selectors.match_live(match_id=race_match.pk)
+    assert [r.events for r in again.recent_log] == [[{"type": "replaced"}]] * len(again.recent_log)
+    assert [(r.pk, r.seq, r.events) for r in again.recent_log] == _plain_log(race_match.pk, again.version)
