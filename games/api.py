@@ -9,7 +9,7 @@ refusal is a 4xx JSON answer {"error": "..."}, as the API has always answered.""
 from typing import Annotated, Any, Literal
 
 from django.http import Http404, JsonResponse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from ninja import Field, NinjaAPI, Path, Schema, Status
@@ -68,7 +68,18 @@ class StrictParser(Parser):
 
 
 class TradewindsAPI(NinjaAPI):
+    # The document, built once per language and set of games (callers only render it): building
+    # it took ~50 ms of CPU, for any visitor, no token needed.
+    _documents: dict = {}
+
     def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+        key = (translation.get_language(), tuple(sorted(ENGINES)), repr(path_params))
+        schema = self._documents.get(key)
+        if schema is None:
+            schema = self._documents[key] = self._build_openapi_schema(path_params)
+        return schema
+
+    def _build_openapi_schema(self, path_params):
         # Paths relative to the server "/api", as clients written against the first API read them.
         schema = super().get_openapi_schema(path_prefix="", path_params=path_params)
         schema["servers"] = [{"url": "/api"}]

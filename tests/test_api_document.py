@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from games.api import TradewindsAPI
 from games.engines import ENGINES
 from tests.race_engine import RaceEngine
 
@@ -46,6 +47,9 @@ def test_a_game_registered_later_appears_by_itself(client, db, a_new_game):
     assert "whaling" in schemas["Game"]["enum"]
     assert schemas["WhalingAction"]["required"] == ["type"]
     a_new_game.action_fields = {"build_ship": {"properties": {"edge": {"type": "string"}}, "required": ["edge"]}}
+    # A game's declarations are fixed while a process runs: the document is built once per set
+    # of games, so the declared game is what a process started after the change shows.
+    TradewindsAPI._documents.clear()
     schemas = document(client)["components"]["schemas"]
     assert schemas["WhalingAction"]["discriminator"]["mapping"] == {
         "build_ship": "#/components/schemas/WhalingBuildShipAction"}
@@ -75,3 +79,29 @@ def test_a_method_an_address_does_not_take_is_a_json_405(client, db):
     response = client.delete("/api/matches")
     assert response.status_code == 405 and response.json() == {"error": "Method DELETE not allowed."}
     assert set(response["Allow"].replace(" ", "").split(",")) == {"GET", "POST"}
+
+
+@pytest.mark.django_db
+def test_the_document_is_built_once_per_language_and_set_of_games(client, monkeypatch):
+    """Issue 15: /api/openapi.json answers anyone without a token; building it cost ~50 ms of
+    CPU, so it is built once per language and set of games, and a new game still shows."""
+    built = []
+    build = TradewindsAPI._build_openapi_schema
+    monkeypatch.setattr(TradewindsAPI, "_documents", {})
+    monkeypatch.setattr(TradewindsAPI, "_build_openapi_schema",
+                        lambda self, path_params: built.append(1) or build(self, path_params))
+    first = client.get("/api/openapi.json").json()
+    assert client.get("/api/openapi.json").json() == first and len(built) == 1
+    client.get("/api/openapi.json", HTTP_ACCEPT_LANGUAGE="da")
+    assert len(built) == 2
+    class Whaling(RaceEngine):
+        name = "whaling"
+        title = "Whaling"
+
+    ENGINES["whaling"] = Whaling()
+    try:
+        assert "whaling" in client.get("/api/openapi.json").json()["components"]["schemas"]["Game"]["enum"]
+        assert len(built) == 3
+    finally:
+        del ENGINES["whaling"]
+    assert client.get("/api/openapi.json").json() == first and len(built) == 3
