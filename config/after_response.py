@@ -2,9 +2,10 @@
 nudge), done after the response has gone out when a WSGI server serves the request.
 
 The mover waits for nothing it does not need: under granian the answer to a move left once the
-transaction committed, and the Redis round trips that tell the sockets and the worker (a third
-of a quiet API move's time) ran after it, on the same thread. PEP 3333 calls an iterable's
-close() "upon completion of the current request"; granian calls it once the body is sent.
+transaction committed, and the Redis round trips that tell the sockets and the worker (over a
+quarter of a quiet API move's time) ran after it, on the same thread. PEP 3333 calls an iterable's
+close() "upon completion of the current request"; granian calls it once the body is sent (a
+server that calls it first only answers as late as before).
 Elsewhere — Daphne serving HTTP (the embedded default), Celery jobs, Django's test client — the
 work runs right after the commit, as transaction.on_commit runs it."""
 import logging
