@@ -33,7 +33,13 @@ def sent(settings, monkeypatch):
     return out
 
 
-def _serve(environ):
+def _serve_move(match, user, version):
+    """The player's move on `version`, served as granian serves it: the status line, and the
+    response before its close()."""
+    key = ApiToken.issue(user)[1]
+    environ = RequestFactory().post(
+        f"/api/matches/{match.pk}/actions", data=json.dumps({"action": {"type": "roll"}, "version": version}),
+        content_type="application/json", HTTP_AUTHORIZATION=f"Token {key}").environ
     started = []
     response = application(environ, lambda status, headers, exc_info=None: started.append(status))
     return started, response
@@ -41,11 +47,7 @@ def _serve(environ):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_move_over_wsgi_is_answered_before_the_sockets_and_the_worker_are_told(race_match, player, told, sent):
-    key = ApiToken.issue(player)[1]
-    environ = RequestFactory().post(
-        f"/api/matches/{race_match.pk}/actions", data=json.dumps({"action": {"type": "roll"}, "version": 0}),
-        content_type="application/json", HTTP_AUTHORIZATION=f"Token {key}").environ
-    started, response = _serve(environ)
+    started, response = _serve_move(race_match, player, 0)
     body = json.loads(b"".join(response))
     # The answer is complete and the move committed, but nobody has been told yet.
     assert started[0].startswith("201") and body["version"] == 1
@@ -58,11 +60,7 @@ def test_a_move_over_wsgi_is_answered_before_the_sockets_and_the_worker_are_told
 
 @pytest.mark.django_db(transaction=True)
 def test_a_refused_move_over_wsgi_puts_nothing_off(race_match, player, told, sent):
-    key = ApiToken.issue(player)[1]
-    environ = RequestFactory().post(
-        f"/api/matches/{race_match.pk}/actions", data=json.dumps({"action": {"type": "roll"}, "version": 5}),
-        content_type="application/json", HTTP_AUTHORIZATION=f"Token {key}").environ
-    started, response = _serve(environ)
+    started, response = _serve_move(race_match, player, 5)
     assert started[0].startswith("409")
     # Nothing was committed, so nothing waits: the server gets Django's own response back.
     assert not isinstance(response, after_response._Closing)
