@@ -51,7 +51,9 @@ class _RecentLogs:
     made again, where ids and seqs repeat), everything is read afresh. The rows kept are shared
     by every render of the process, which only read them."""
 
-    SIZE = 2048
+    # As many matches as SharedReads keeps reads of: thirty rows each (a few KB a row with its
+    # events) stay a few tens of MB a process.
+    SIZE = 512
 
     def __init__(self):
         self.lock, self.rows = threading.Lock(), OrderedDict()
