@@ -399,7 +399,7 @@ def _cpu_seconds(pids: list[int]) -> float:
     return total
 
 
-RATE_TARGET, P99_TARGET = 60, 1000  # actions/s on 200 tables; ms for the moves and for the live updates
+CPU_TARGET = 10  # ms of CPU per move, every process counted (issue 26: at most twice boardgame.io's)
 
 
 def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | None = None) -> list[Figure]:
@@ -513,8 +513,19 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
                             f"{live50 or 0:.0f} ms, p99 {live99 or 0:.0f} ms; {errors} errors, {lost} lost",
                        detail={"layout": servers.layout, "errors": errors, "lost": lost, "p99_ms": p99,
                                "live_p99_ms": live99, "web_cpu": daphne_cpu})]
+    total_cpu = daphne_cpu + run.worker_cpu + run.postgres_cpu + client_cpu
+    cpu_per_move = round(total_cpu * 1e3 / rate, 2) if rate else None
     return [
-        Figure("load_actions_per_s", round(rate, 1), "actions/s", f">= {RATE_TARGET}", rate >= RATE_TARGET,
+        Figure("cpu_ms_per_move", cpu_per_move, "ms", f"<= {CPU_TARGET}",
+               cpu_per_move is not None and cpu_per_move <= CPU_TARGET,
+               note=f"CPU of every process of the closed-loop load per move answered in the window: web "
+                    f"{cpu_per_action(daphne_cpu)} ms (" + ", ".join(
+                        f"{name} {cpu_per_action(share)}" for name, share in run.part_cpu.items())
+                    + f"), worker {cpu_per_action(run.worker_cpu)}, PostgreSQL {cpu_per_action(run.postgres_cpu)}, "
+                    f"load clients {cpu_per_action(client_cpu)} ms; moves are acknowledged after their commit"),
+        # The closed loop (no think time, every table always waiting) saturates the two cores: its
+        # rate and latencies are a saturation report, not a target (the open-loop load has those).
+        Figure("load_actions_per_s", round(rate, 1), "actions/s",
                note=context,
                detail={"matches": len(all_matches), "finished": finished, "daphne_cpu": daphne_cpu,
                        "cpu_by_part": {**run.part_cpu, "PostgreSQL": run.postgres_cpu},
@@ -524,8 +535,8 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
                        "lag_p99_ms": percentile(run.lag, 99)}),
         Figure("load_action_p50_ms", round(p50, 1) if p50 else None, "ms",
                note="POST /api/matches/<id>/actions under the load, client side"),
-        Figure("load_action_p99_ms", round(p99, 1) if p99 else None, "ms", f"<= {P99_TARGET}",
-               p99 is not None and p99 <= P99_TARGET),
+        Figure("load_action_p99_ms", round(p99, 1) if p99 else None, "ms",
+               note="closed loop, saturated: a table's cycle is the tables ÷ the actions a second"),
         Figure("load_errors", errors, "errors", "0", errors == 0,
                note=f"{len(run.errors)} failed requests, {len(socket_errors)} socket errors ({drops} sockets "
                     f"dropped by the server and reconnected), "
@@ -548,7 +559,7 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
                note=f"commit (POST response at the client) to the other player's socket; {len(live_ms)} "
                     f"updates; negative when the socket was faster than the HTTP response"),
         Figure("live_p99_ms", round(live99, 1) if live99 is not None else None, "ms",
-               f"<= {P99_TARGET}", live99 is not None and live99 <= P99_TARGET,
+               note="closed loop, saturated (see load_action_p99_ms)",
                baseline=round(p99, 1) if p99 else None,
                compared_with="p99 ms of the POSTs in the same load (load_action_p99_ms)"),
     ]

@@ -1,6 +1,6 @@
 """`make bench`: every figure of the benchmark suite, measured side by side in one run.
 
-    .venv/bin/python bench/run.py [--only engines,bots,catan,queries,sweep,latency,pages,load,socket_spam] [--seconds 60]
+    .venv/bin/python bench/run.py [--only engines,bots,catan,queries,sweep,latency,pages,load,open_loop,idle_sockets,socket_spam,peer] [--seconds 60]
 
 Prints a table (name, value, unit, target, pass/fail) and writes bench/results.json. It drops
 and recreates its own database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1/bench)
@@ -27,7 +27,8 @@ sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != 
 from bench import common  # noqa: E402
 from bench.common import Figure  # noqa: E402
 
-PARTS = ("engines", "bots", "catan", "queries", "sweep", "latency", "pages", "load", "socket_spam")
+PARTS = ("engines", "bots", "catan", "queries", "sweep", "latency", "pages", "load", "open_loop", "idle_sockets",
+         "socket_spam", "peer")
 
 
 def table(figures: list[Figure]) -> str:
@@ -99,11 +100,13 @@ def main(argv=None) -> int:
         common.setup_django()
         part("sweep")
         part("queries")
-        if set(parts) & {"latency", "pages", "load", "socket_spam"}:
+        if set(parts) & {"latency", "pages", "load", "open_loop", "idle_sockets", "socket_spam"}:
             with common.Servers() as servers:
                 part("latency", servers)
                 part("pages", servers)
                 part("load", servers, args.seconds, args.matches)
+                part("open_loop", servers, args.seconds, args.matches)
+                part("idle_sockets", servers)
                 part("socket_spam", servers)
                 server_errors = servers.errors()
             if "load" in parts and not args.no_scaling:
@@ -118,6 +121,13 @@ def main(argv=None) -> int:
             if server_errors:
                 print("[bench] the servers logged errors:\n  " + "\n  ".join(server_errors[:20]), flush=True)
             info["server_errors"] = server_errors[:50]
+
+    # The peer runs alone, once Tradewinds' servers are stopped, and is compared with the closed-loop
+    # load's CPU per move of this same run.
+    part("peer", args.seconds, args.matches)
+    from bench.peer import compare
+
+    figures.extend(compare(figures))
 
     total = round(time.monotonic() - started, 1)
     info.update(seconds=total, seconds_by_part=timings, finished_at=time.strftime("%Y-%m-%d %H:%M:%S %Z"))
