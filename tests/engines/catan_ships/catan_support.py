@@ -10,13 +10,14 @@ __all__ = ["ENGINE", "RESOURCES", "geometry", "fresh", "empty_board", "hand", "g
            "road", "path", "play", "random_game", "act"]
 
 
-def fresh(players=4, ships=False, seed="test"):
-    return ENGINE.new_game(players, seed, {"ships": ships})
+def fresh(players=4, ships=False, seed="test", edition=None):
+    """A new game of the current rules edition, or of the one named."""
+    return ENGINE.new_game(players, seed, {"ships": ships}, edition=edition)
 
 
-def empty_board(players=4, ships=False, seed="test"):
+def empty_board(players=4, ships=False, seed="test", edition=None):
     """A game in its main phase with nothing built yet and empty hands (seat 0 to move)."""
-    s = copy.deepcopy(fresh(players, ships, seed))
+    s = copy.deepcopy(fresh(players, ships, seed, edition))
     s.update(phase="main", current=0, turn=5, round=2, setup_step=2 * players, rolled=True, dice=[3, 4])
     return s
 
@@ -81,10 +82,10 @@ def play(state, seat_actions):
     return state, events
 
 
-def random_game(players, ships, seed, limit=60000, check=None):
+def random_game(players, ships, seed, limit=60000, check=None, edition=None):
     """A whole game between random players (who build when they can); returns (state, steps)."""
     rnd = random.Random(seed)
-    state = fresh(players, ships, seed)
+    state = fresh(players, ships, seed, edition)
     steps = 0
     while not ENGINE.is_over(state):
         steps += 1

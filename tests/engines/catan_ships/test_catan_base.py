@@ -389,11 +389,13 @@ def test_piece_limits():
 
 
 def test_five_and_six_players_have_the_extension_bank_deck_and_special_building():
+    """Edition 1: the special building phase passed on after one build (edition 2 lets a
+    player build as much as he can pay for: test_catan_edition2.py)."""
     s = fresh(5)
     assert s["bank"] == {r: 24 for r in RESOURCES} and len(s["deck"]) == 34
     assert sorted(s["deck"]).count("knight") == 20
     assert len(fresh(4)["deck"]) == 25
-    s = empty_board(players=5)
+    s = empty_board(players=5, edition=1)
     give(s, 2, brick=1, lumber=1)
     geo = geometry(s["board"])
     v = next(v for v in range(geo.vertex_count) if geo.vertex_on_land[v])
