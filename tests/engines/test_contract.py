@@ -1,13 +1,14 @@
 """Every registered engine through the same checks of the contract."""
 import ast
 import copy
+import importlib
 import json
 import pathlib
 import random
 
 import pytest
 
-from games.engines import ENGINES, IllegalAction
+from games.engines import ENGINES, IllegalAction, may_act
 
 ENGINE_DIR = pathlib.Path(__file__).resolve().parents[2] / "games" / "engines"
 
@@ -97,3 +98,54 @@ def test_views_hide_the_seed_and_timeout_is_legal(engine):
     engine.apply(state, seat, engine.timeout_action(state, seat))
     standings = engine.standings(state)
     assert sorted(s["seat"] for s in standings) == list(range(engine.min_players))
+
+
+def _variants(engine, players):
+    """The default options and each yes/no option turned the other way, where the seat count
+    allows it."""
+    out = [{}]
+    for option in engine.options():
+        if option["kind"] == "bool":
+            out.append({option["name"]: not option["default"]})
+    allowed = []
+    for options in out:
+        try:
+            engine.check_options(options, players)
+        except IllegalAction:
+            continue
+        allowed.append(options)
+    return allowed
+
+
+@pytest.mark.parametrize("seed", ["pure-a", "pure-b"])
+def test_apply_never_changes_the_state_it_was_given(engine, seed):
+    """Contract: apply is pure. Over random playouts of every seat count and yes/no variant, the
+    state given to apply is compared deeply with a copy taken before, after every apply, the
+    system's and optional moves (may_act) included. (A ship sunk before another was robbed once
+    left the later ship edited in place.)"""
+    try:
+        bots = importlib.import_module(f"games.engines.{engine.name}.bots")
+    except ImportError:
+        bots = None
+    for players in range(engine.min_players, engine.max_players + 1):
+        for options in _variants(engine, players):
+            rnd = random.Random(f"{seed}-{players}-{sorted(options.items())}")
+            state = engine.new_game(players, f"{seed}-{players}", options)
+            for _ in range(400):
+                if engine.is_over(state):
+                    break
+                system = engine.system_action(state)
+                if system is not None:
+                    seat, action = None, system
+                else:
+                    seat = rnd.choice(may_act(engine, state))
+                    # The game's own random player where it has one: it builds, so the playout
+                    # reaches the later game (ships at sea, pirates, full holds).
+                    if bots is not None and seat in engine.to_act(state):
+                        action = bots.random_action(state, seat, rnd)
+                    else:
+                        action = rnd.choice(engine.legal_actions(state, seat))
+                before = copy.deepcopy(state)
+                after, _ = engine.apply(state, seat, action)
+                assert state == before, (engine.name, players, options, action)
+                state = after
