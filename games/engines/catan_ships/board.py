@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from operator import itemgetter
 
 from games.engines import dice
 
@@ -195,6 +196,12 @@ class Geometry:
                 v_harbour[v] = kind
         self.vertex_harbour = tuple(v_harbour)
         self.harbour_corners = tuple((v, kind) for e, kind in harbours for v in self.edge_vertices[e])
+        # Who holds each harbour corner, read from a state's corner list in one C call (the
+        # trade rates are remembered by these values).
+        corners = [v for v, _ in self.harbour_corners]
+        self.harbour_holders = ((lambda owner: ()) if not corners else
+                                (lambda owner, get=itemgetter(corners[0]): (get(owner),)) if len(corners) == 1
+                                else itemgetter(*corners))
         self.land_hexes = tuple(h for h in range(self.hex_count) if self.land[h])
         self._drawing = None
 

@@ -182,9 +182,7 @@ def rates(state: dict, seat: int, geo) -> dict:
     """The seat's bank trade rate for every resource (a copy). Remembered by what decides it:
     the board and who holds each harbour corner (values, so a caller that edits the corner
     list in place still gets the right rates)."""
-    owner = state["owner"]
-    holders = tuple(owner[v] for v, _ in geo.harbour_corners)
-    return dict(_cached_rates(geo.key, seat, holders))
+    return dict(_cached_rates(geo.key, seat, geo.harbour_holders(state["owner"])))
 
 
 @lru_cache(maxsize=1024)
