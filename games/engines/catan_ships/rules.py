@@ -243,25 +243,21 @@ def may_act(state: dict) -> list[int]:
     any player's turn. That move is optional: the platform's clocks, bots and timeouts follow
     to_act alone, so nobody waits on these seats and nothing is played for them."""
     seats = to_act(state)
-    if edition_of(state) < 2 or state["phase"] in QUIET or not state["ships_variant"]:
+    if not _unloading_at_once(state):
         return seats
-    return seats + [p for p in _unloaders(state) if p not in seats]
+    owners = {ship["seat"] for ship in _unloadable(state, geometry(state["board"]))}
+    return seats + sorted(owners - set(seats))
 
 
-def _unloaders(state: dict) -> list[int]:
-    """Seats with a ship holding cargo, docked at an own settlement or city (C8)."""
-    geo = geometry(state["board"])
-    out = set()
-    for ship in state["ships"]:
-        if ship["cargo"] and _at_own_shore(state, geo, ship["edge"], ship["seat"], roads=False):
-            out.add(ship["seat"])
-    return sorted(out)
+def _unloading_at_once(state: dict) -> bool:
+    """C8, edition 2: may ships be unloaded in any player's turn now?"""
+    return edition_of(state) >= 2 and state["ships_variant"] and state["phase"] not in QUIET
 
 
-def _unload_actions(state, geo, seat) -> list[dict]:
-    return [{"type": "unload", "ship": ship["number"]} for ship in state["ships"]
-            if ship["seat"] == seat and ship["cargo"]
-            and _at_own_shore(state, geo, ship["edge"], seat, roads=False)]
+def _unloadable(state: dict, geo) -> list[dict]:
+    """C8: the ships holding cargo while docked at their owner's settlement or city."""
+    return [ship for ship in state["ships"]
+            if ship["cargo"] and _at_own_shore(state, geo, ship["edge"], ship["seat"], roads=False)]
 
 
 def max_offers(state: dict) -> int:
@@ -427,22 +423,21 @@ def _update_longest(w: Work, seats) -> list[dict]:
 def legal_actions(state: dict, seat) -> list[dict]:
     if type(seat) is not int:
         return []
-    if edition_of(state) < 2:
-        return _legal(state, seat) if seat in to_act(state) else []
-    if state["phase"] in QUIET or not state["ships_variant"]:
-        return _legal(state, seat) if seat in to_act(state) else []
-    # Edition 2 (C8): a docked ship may be unloaded at once, whoever's turn it is.
     geo = geometry(state["board"])
-    unloads = _unload_actions(state, geo, seat)
-    if seat not in to_act(state):
+    acting = seat in to_act(state)
+    if not _unloading_at_once(state):
+        return _legal(state, geo, seat) if acting else []
+    # Edition 2 (C8): a docked ship may be unloaded at once, whoever's turn it is.
+    unloads = [{"type": "unload", "ship": ship["number"]} for ship in _unloadable(state, geo)
+               if ship["seat"] == seat]
+    if not acting:
         return unloads
-    out = _legal(state, seat)
+    out = _legal(state, geo, seat)
     return out + [a for a in unloads if a not in out]
 
 
-def _legal(state: dict, seat: int) -> list[dict]:
+def _legal(state: dict, geo, seat: int) -> list[dict]:
     phase = state["phase"]
-    geo = geometry(state["board"])
     if phase == "setup":
         return _legal_setup(state, geo)
     if phase == "roll":
@@ -957,31 +952,29 @@ def _produce(w: Work, total: int, events: list) -> tuple[dict, dict]:
             continue
         seats = set(hands) | {s["ships"][i]["seat"] for i in ships + full}
         left = s["bank"][r]
-        if want > left:
-            if len(seats) != 1:
-                events.append({"type": "shortage", "resource": r})
-                for i in full:
-                    overboard.pop(f"{s['ships'][i]['seat']}-{s['ships'][i]['number']}", None)
-                continue
-        for p, n in sorted(hands.items()):
-            n = min(n, left)
-            if n:
-                w.take(p, {r: n})
-                left -= n
-                gains.setdefault(str(p), {})[r] = gains.setdefault(str(p), {}).get(r, 0) + n
-        for i in ships:
-            if left <= 0:
-                break
-            ship = w.ship(i)
-            ship["cargo"][r] = ship["cargo"].get(r, 0) + 1
-            w.dict("bank")[r] -= 1
-            left -= 1
-            w.log(ship["seat"], ship["number"], "gathered", {r: 1})
-        if shortage and left <= 0:
-            # One seat owed more than the bank had: what is left went to the hand and to the
-            # ships with room; a full ship has nothing left to throw cargo for.
+        paid = want <= left or len(seats) == 1
+        if not paid:
+            events.append({"type": "shortage", "resource": r})
+        else:
+            for p, n in sorted(hands.items()):
+                n = min(n, left)
+                if n:
+                    w.take(p, {r: n})
+                    left -= n
+                    gains.setdefault(str(p), {})[r] = gains.setdefault(str(p), {}).get(r, 0) + n
+            for i in ships:
+                if left <= 0:
+                    break
+                ship = w.ship(i)
+                ship["cargo"][r] = ship["cargo"].get(r, 0) + 1
+                w.dict("bank")[r] -= 1
+                left -= 1
+                w.log(ship["seat"], ship["number"], "gathered", {r: 1})
+        if full and (not paid or left <= 0):
+            # Nobody got it, or one seat owed more than the bank had took what was left: a full
+            # ship has nothing to throw cargo for.
             for i in full:
-                overboard.pop(f"{s['ships'][i]['seat']}-{s['ships'][i]['number']}", None)
+                overboard.pop(f"{s['ships'][i]['seat']}-{s['ships'][i]['number']}")
     if gains:
         events.append({"type": "produced", "number": total, "gains": gains})
     return overboard, settle
