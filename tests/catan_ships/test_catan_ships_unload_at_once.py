@@ -11,7 +11,9 @@ from games import panels, services
 from games.errors import BadRequest
 from games.engines.catan_ships.board import geometry
 from games.models import Match
+from tests.browser.conftest import browser, live_site, people  # noqa: F401  (fixtures)
 from tests.catan_ships.catan_pages_support import ENGINE, new_match, offered, set_state, users_by_seat
+from tests.conftest import make_user
 
 
 def docked_for_seat_1(state: dict) -> dict:
@@ -74,3 +76,43 @@ def test_c8_a_timeout_plays_only_for_the_turns_owner(match):
     assert match.state["ships"][0]["cargo"] == {"ore": 2}
     seats = {s.number: s for s in match.seats.all()}
     assert seats[0].consecutive_timeouts == 1 and seats[1].consecutive_timeouts == 0
+
+
+@pytest.mark.browser
+@pytest.mark.rule("C8")
+def test_c8_unloading_at_once_from_the_page_in_chromium(people):
+    """In Chromium, on a desktop and on a phone: the owner of a docked ship sees "Unload ship 1"
+    in another player's turn (not "Your turn"), presses it, and the cargo is in his hand while
+    the turn stays with its owner. Screenshots land in tests/artifacts/."""
+    anna, bo, carl = (make_user(n) for n in ("anna", "bo", "carl"))
+    m = new_match(anna, bo, carl, options={"ships": True})
+    docked = docked_for_seat_1(m.state)
+    owner = users_by_seat(m)[1]
+    for label, viewport, touch in (("desktop", {"width": 1366, "height": 900}, False),
+                                   ("phone", {"width": 390, "height": 844}, True)):
+        m = set_state(m, docked)
+        services._schedule(m, ENGINE, timezone.now())
+        m.save()
+        person = people(f"cs-unload-{label}", viewport=viewport)
+        if touch:   # a touch device: a context of its own
+            chromium = person.context.browser
+            person.context.close()
+            person.context = chromium.new_context(viewport=viewport, has_touch=True, is_mobile=True)
+            person.page = person.context.new_page()
+            person.page.on("pageerror", lambda e, person=person: person.errors.append(str(e)))
+        person.log_in(owner.username)
+        person.go(m.get_absolute_url())
+        button = person.page.locator("button:has-text('Unload ship 1')")
+        button.wait_for(timeout=15000)
+        assert person.page.locator("text=Your turn").count() == 0
+        person.shot("offered")
+        if touch:
+            button.tap()
+        else:
+            button.click()
+        person.page.wait_for_selector(f'#match-live[data-version="{m.version + 1}"]', timeout=15000)
+        person.shot("unloaded")
+        m.refresh_from_db()
+        assert m.state["hands"][1]["ore"] == 2 and m.turn_seats == [0]
+        assert person.page.locator("button:has-text('Unload ship 1')").count() == 0
+        assert not person.errors
