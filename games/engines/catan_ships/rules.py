@@ -251,7 +251,7 @@ def may_act(state: dict) -> list[int]:
 
 def _unloading_at_once(state: dict) -> bool:
     """C8, edition 2: may ships be unloaded in any player's turn now?"""
-    return edition_of(state) >= 2 and state["ships_variant"] and state["phase"] not in QUIET
+    return state["ships_variant"] and state["phase"] not in QUIET and edition_of(state) >= 2
 
 
 def _unloadable(state: dict, geo) -> list[dict]:
@@ -942,6 +942,8 @@ def _produce(w: Work, total: int, events: list) -> tuple[dict, dict]:
     shortage = edition_of(s) >= 2
     gains = {}
     for r in RESOURCES:
+        if r not in owed and r not in ship_owed and r not in full_owed:
+            continue  # nobody is owed it (most resources on most rolls)
         hands = owed.get(r, {})
         ships = ship_owed.get(r, [])
         # Edition 2: a full ship is owed the resource too (it may throw cargo for it), so the
