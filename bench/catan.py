@@ -58,7 +58,9 @@ def ours(games: int = GAMES) -> tuple[float, int]:
         state = ENGINE.new_game(4, f"bench-catan-{g}", {"ships": False})
         while not ENGINE.is_over(state):
             seat = ENGINE.to_act(state)[0]
-            choices = [a for a in ENGINE.legal_actions(state, seat) if a["type"] not in PLAYER_TRADE]
+            choices = ENGINE.legal_actions(state, seat)
+            if state["phase"] == "main":    # the only phase with player trades
+                choices = [a for a in choices if a["type"] not in PLAYER_TRADE]
             state, _ = ENGINE.apply(state, seat, rnd.choice(choices))
             decisions += 1
     return decisions / (time.process_time() - start), decisions
