@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 
 from accounts.models import Vacation
 from games import selectors
-from games.engines import get_engine
+from games.engines import get_engine, may_act
 from games.models import ActionLog, Match, Seat
 
 
@@ -42,7 +42,11 @@ def match_context(match: Match, user, *, error: str | None = None) -> dict:
     number = seat.number if seat is not None else None
     view = selectors.viewer_state(match, number)
     my_turn = (match.status == Match.RUNNING and number is not None and number in match.turn_seats)
-    legal = engine.legal_actions(match.state, number) if my_turn else []
+    # A seat may also have an optional move outside its turn (Catan's unloading at once): its
+    # legal actions are shown though it is not its turn.
+    can_act = my_turn or (match.status == Match.RUNNING and number is not None
+                          and number in may_act(engine, match.state))
+    legal = engine.legal_actions(match.state, number) if can_act else []
     seats = sorted(match.seats.all(), key=lambda s: (s.number is None, s.number, s.joined_at))
     return {
         "user": user,

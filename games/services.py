@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _, ngettext
 from accounts.models import Vacation, active_vacation, vacation_days_left  # noqa: F401 (re-exported)
 from config import after_response
 from games import bots, jobs, limits, projections, selectors
-from games.engines import IllegalAction, get_engine
+from games.engines import IllegalAction, get_engine, may_act
 from games.engines import actions as declared_actions
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed, NotFound, StaleVersion
@@ -305,7 +305,9 @@ def action_apply(*, match_id, user, action, expected_version=None) -> Match:
                 raise StaleVersion(_("The game has moved on since you loaded it; here is the current state."),
                                    version=match.version)
         engine = _engine(match.game)
-        if seat.number not in engine.to_act(match.state):
+        # may_act: to_act, and seats with an optional move now (Catan's unloading at once); the
+        # clock (_schedule) and the bots follow to_act alone.
+        if seat.number not in may_act(engine, match.state):
             raise BadRequest(_("It is not your turn."))
         action = _as_understood(engine, match.state, seat.number, action)
         now = timezone.now()

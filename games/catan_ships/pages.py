@@ -472,8 +472,10 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
                      for t in TERRAIN_WORDS if any(h["terrain"] == t for h in board.hexes)],
         "harbours": [d for d in (board.harbour_drawing(h) for h in board.harbours) if d],
         **pieces(board, view, colours, names),
-        "spots": on_board if my_turn else [],
-        "forms": _forms(view, rest, me, names, seat, board) if my_turn else {},
+        # Outside his turn a player may still have a move (unloading a docked ship at once):
+        # what the legal actions offer is shown whenever there are any.
+        "spots": on_board if my_turn or legal else [],
+        "forms": _forms(view, rest, me, names, seat, board) if my_turn or legal else {},
         "phase": view["phase"], "phase_words": PHASE_WORDS.get(view["phase"], view["phase"]),
         "dice": view.get("dice"), "dice_total": sum(view["dice"]) if view.get("dice") else None,
         "current_name": seat_name(names, current) if current is not None else None,

@@ -9,6 +9,10 @@ Beyond the contract's members every engine also offers:
   games.engines.words; English for a language it doesn't have);
 - `options(lang="en")`: the contract's options with their label and help in that language, and
   for a choice option its `choice_labels` ({value: words}).
+- `may_act(state) -> list[int]` (optional): to_act, then seats that have only an optional move
+  now (Catan's unloading at once, C8). The platform accepts their moves and shows them their
+  legal actions, but clocks, bots and timeouts follow to_act alone: nobody waits on them and
+  nothing is played for them. Read it through `may_act(engine, state)` below.
 An event meant for some seats only carries "private": [seats]; the log shows it to them alone.
 Each state keeps `seed` (secret), `draws` (the dice counter) and `round` (1-based).
 """
@@ -28,6 +32,12 @@ def get_engine(name: str):
         raise LookupError(f"no game called {name!r}") from None
 
 
+def may_act(engine, state) -> list[int]:
+    """The seats whose moves are accepted now: the engine's `may_act` if it has one, else to_act."""
+    optional = getattr(engine, "may_act", None)
+    return optional(state) if optional is not None else engine.to_act(state)
+
+
 def _load() -> None:
     # Explicit imports, one line per game: a registry that is read, not discovered.
     from games.engines.catan_ships import ENGINE as catan_ships
@@ -38,7 +48,7 @@ def _load() -> None:
         register(engine)
 
 
-__all__ = ["ENGINES", "IllegalAction", "Option", "clean_options", "get_engine", "register"]
+__all__ = ["ENGINES", "IllegalAction", "Option", "clean_options", "get_engine", "may_act", "register"]
 
 
 _load()

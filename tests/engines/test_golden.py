@@ -35,6 +35,6 @@ def test_every_edition_of_every_game_has_a_golden_game():
     has its own, so both keep replaying."""
     have = {(json.loads(path.read_text())["game"],
              json.loads(path.read_text())["final_state"].get("edition", 1)) for path in GOLDEN}
-    for name in ("fuldrigger", "pirater"):
+    for name in ("fuldrigger", "pirater", "catan_ships"):
         for edition in get_engine(name).editions:
             assert (name, edition) in have, (name, edition)

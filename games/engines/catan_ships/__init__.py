@@ -18,9 +18,10 @@ class CatanShipsEngine:
     def options(self, lang: str = "en") -> list[dict]:
         return view.options(lang)
 
-    # Rules editions (contract): the first; an earlier one would be kept here for its matches.
+    # Rules editions (docs/rules/changelog.md): a match plays to its end under the edition it
+    # was dealt under; edition 1's behaviour stays for its states.
     edition = state.EDITION
-    editions = (state.EDITION,)
+    editions = state.EDITIONS
     version = str(edition)        # what the platform records as the match's rules version
 
     def check_options(self, options: dict, players: int, edition: int | None = None) -> dict:
@@ -28,11 +29,15 @@ class CatanShipsEngine:
         return state.check_options(options, players)
 
     def new_game(self, players: int, seed: str, options: dict, edition: int | None = None) -> dict:
-        check_edition(self, edition)
-        return state.new_game(players, seed, options)
+        return state.new_game(players, seed, options, check_edition(self, edition))
 
     def to_act(self, st: dict) -> list[int]:
         return rules.to_act(st)
+
+    def may_act(self, st: dict) -> list[int]:
+        """to_act, then the seats with only an optional move now (C8: unloading a docked ship
+        at once, in any player's turn). No clock waits on those and nothing is played for them."""
+        return rules.may_act(st)
 
     def system_action(self, st: dict):
         return None  # every die is rolled by a player

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from operator import itemgetter
 
 from games.engines import dice
 
@@ -195,6 +196,12 @@ class Geometry:
                 v_harbour[v] = kind
         self.vertex_harbour = tuple(v_harbour)
         self.harbour_corners = tuple((v, kind) for e, kind in harbours for v in self.edge_vertices[e])
+        # Who holds each harbour corner, read from a state's corner list in one C call (the
+        # trade rates are remembered by these values).
+        corners = [v for v, _ in self.harbour_corners]
+        self.harbour_holders = ((lambda owner: ()) if not corners else
+                                (lambda owner, get=itemgetter(corners[0]): (get(owner),)) if len(corners) == 1
+                                else itemgetter(*corners))
         self.land_hexes = tuple(h for h in range(self.hex_count) if self.land[h])
         self._drawing = None
 
@@ -342,7 +349,7 @@ def _makes_triangle(cell, land: set) -> bool:
     return any(around[i] and around[(i + 1) % 6] for i in range(6))
 
 
-def ships_board(state: dict, players: int) -> str:
+def ships_board(state: dict, players: int, edition: int = 2) -> str:
     """The variant's board (C2-C4): about 4 land and 8 water hexes per player, land scattered
     at random over a roughly round sea. No corner touches three land hexes (C3); the outer ring
     is all water and the water is one connected sea, so every corner of the land touches water
@@ -368,18 +375,53 @@ def ships_board(state: dict, players: int) -> str:
     land = best
     land_cells = sorted(land, key=lambda c: (c[1], c[0]))
     terrains = dice.shuffle(state, [LAND_CYCLE[i % 5] for i in range(len(land_cells))])
+    water_cells = sorted((c for c in cells if c not in land), key=lambda c: (c[1], c[0]))
+    if edition >= 2:
+        hexes = _drawn_tokens(state, land_cells, terrains, water_cells)
+        harbours = _place_harbours(state, hexes, _drawn_harbours(state, len(land_cells)))
+        return _key(hexes, harbours)
+    # Edition 1: land always had the first tokens of the cycle, the harbours a fixed list.
     for _ in range(100):
         land_numbers = dice.shuffle(state, [TOKEN_CYCLE[i % 18] for i in range(len(land_cells))])
         hexes = [(q, r, t, n) for (q, r), t, n in zip(land_cells, terrains, land_numbers)]
         if _no_adjacent_reds(hexes):
             break
-    water_cells = sorted((c for c in cells if c not in land), key=lambda c: (c[1], c[0]))
     water_numbers = dice.shuffle(state, [TOKEN_CYCLE[i % 18] for i in range(len(water_cells))])
     hexes += [(q, r, "water", n) for (q, r), n in zip(water_cells, water_numbers)]
     kinds = ["3:1", "3:1"] + list(RESOURCES)
-    kinds = [kinds[i % len(kinds)] for i in range(max(5, round(len(land_cells) * 9 / 19)))]
+    kinds = [kinds[i % len(kinds)] for i in range(_harbour_count(len(land_cells)))]
     harbours = _place_harbours(state, hexes, kinds)
     return _key(hexes, harbours)
+
+
+def _harbour_count(land: int) -> int:
+    """About one harbour per two land hexes, as the base game's 9 for 19."""
+    return max(5, round(land * 9 / 19))
+
+
+def _drawn_tokens(state: dict, land_cells: list, terrains: list, water_cells: list) -> list[tuple]:
+    """C4 (edition 2): every hex, land and water, draws its token from the base game's set of
+    eighteen (as many sets as the board needs, the last one cut at random), so any number can
+    fall on land; drawn again until no 6 and 8 are neighbours on land (the base game's spread
+    rule; on water a token only brings wind)."""
+    count = len(land_cells) + len(water_cells)
+    sets = -(-count // len(TOKEN_CYCLE))
+    hexes: list[tuple] = []
+    for _ in range(100):
+        tokens = dice.shuffle(state, TOKEN_CYCLE * sets)[:count]
+        hexes = [(q, r, t, n) for (q, r), t, n in zip(land_cells, terrains, tokens)]
+        if _no_adjacent_reds(hexes):
+            break
+    tokens = tokens[len(land_cells):]
+    return hexes + [(q, r, "water", n) for (q, r), n in zip(water_cells, tokens)]
+
+
+def _drawn_harbours(state: dict, land: int) -> list[str]:
+    """C13 (edition 2): the harbours drawn from the base game's nine (four 3:1, one 2:1 for each
+    resource; as many sets as needed), so every resource's 2:1 harbour can be on the board."""
+    count = _harbour_count(land)
+    sets = -(-count // len(STANDARD_HARBOURS[4]))
+    return dice.shuffle(state, STANDARD_HARBOURS[4] * sets)[:count]
 
 
 def pirate_start(geo: Geometry) -> int:

@@ -19,8 +19,10 @@ Readings (also in docs/rules/catan-ships.md):
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.engines import dice
-from games.engines.base import IllegalAction
+from games.engines.base import IllegalAction, edition_of
 from games.engines.catan_ships.board import RESOURCES, geometry
 from games.engines.catan_ships.book import WORDS
 from games.engines.catan_ships.state import CITIES, ROADS, SETTLEMENTS, SHIPS
@@ -34,7 +36,10 @@ COST = {
 }
 SETTLEMENT_GOODS = ("brick", "lumber", "wool", "grain")
 DEV_KINDS = ("knight", "victory_point", "road_building", "year_of_plenty", "monopoly")
-MAX_OFFERS = 3          # offers the active player may make in one turn (keeps a turn finite)
+MAX_OFFERS = 3          # edition 1: offers the active player may make in one turn
+# Edition 2: a bound no table meets (a heavy trader makes a handful of offers a turn); it only
+# stops a runaway client from growing one turn's state without end.
+MAX_OFFERS_2 = 100
 MAX_CARGO = 3
 LONGEST_MIN, ARMY_MIN = 5, 3
 
@@ -82,8 +87,10 @@ class Work:
         return pieces[seat]
 
     def ship(self, index: int) -> dict:
+        """The ship now at `index`, copied once. Remembered by the ship (seat and number), not
+        by its index: a ship sunk earlier in the same move shifts the later ones down."""
         ships = self.list("ships")
-        k = ("ship", index)
+        k = ("ship", ships[index]["seat"], ships[index]["number"])
         if k not in self.done:
             ships[index] = dict(ships[index], cargo=dict(ships[index]["cargo"]))
             self.done.add(k)
@@ -171,21 +178,18 @@ def rate(state: dict, seat: int, resource: str, geo=None) -> int:
     return rates(state, seat, geo or geometry(state["board"]))[resource]
 
 
-_RATES: dict = {}
-
-
 def rates(state: dict, seat: int, geo) -> dict:
-    """The seat's bank trade rate for every resource (a copy).
+    """The seat's bank trade rate for every resource (a copy). Remembered by what decides it:
+    the board and who holds each harbour corner (values, so a caller that edits the corner
+    list in place still gets the right rates)."""
+    return dict(_cached_rates(geo.key, seat, geo.harbour_holders(state["owner"])))
 
-    Remembered per seat for the last corner list seen: states share that list until a building
-    changes it (apply copies before it writes), so the same list means the same harbours."""
-    owner = state["owner"]
-    hit = _RATES.get(seat)
-    if hit is not None and hit[0] is owner and hit[1] is geo:
-        return dict(hit[2])
-    out = _rates(owner, seat, geo)
-    _RATES[seat] = (owner, geo, out)
-    return dict(out)
+
+@lru_cache(maxsize=1024)
+def _cached_rates(key: str, seat: int, holders: tuple) -> dict:
+    geo = geometry(key)
+    owner = {v: o for (v, _), o in zip(geo.harbour_corners, holders)}
+    return _rates(owner, seat, geo)
 
 
 def _rates(owner: list, seat: int, geo) -> dict:
@@ -231,6 +235,33 @@ def to_act(state: dict) -> list[int]:
 
 
 SINGLE = frozenset(("setup", "roll", "robber", "pirate"))
+QUIET = frozenset(("setup", "over"))     # phases in which no ship unloads
+
+
+def may_act(state: dict) -> list[int]:
+    """to_act, then (edition 2, C8) every other seat that may unload a docked ship at once, in
+    any player's turn. That move is optional: the platform's clocks, bots and timeouts follow
+    to_act alone, so nobody waits on these seats and nothing is played for them."""
+    seats = to_act(state)
+    if not _unloading_at_once(state):
+        return seats
+    owners = {ship["seat"] for ship in _unloadable(state, geometry(state["board"]))}
+    return seats + sorted(owners - set(seats))
+
+
+def _unloading_at_once(state: dict) -> bool:
+    """C8, edition 2: may ships be unloaded in any player's turn now?"""
+    return state["ships_variant"] and state["phase"] not in QUIET and edition_of(state) >= 2
+
+
+def _unloadable(state: dict, geo) -> list[dict]:
+    """C8: the ships holding cargo while docked at their owner's settlement or city."""
+    return [ship for ship in state["ships"]
+            if ship["cargo"] and _at_own_shore(state, geo, ship["edge"], ship["seat"], roads=False)]
+
+
+def max_offers(state: dict) -> int:
+    return MAX_OFFERS if edition_of(state) < 2 else MAX_OFFERS_2
 
 
 def _offer_targets(state: dict, offer: dict) -> list[int]:
@@ -390,14 +421,29 @@ def _update_longest(w: Work, seats) -> list[dict]:
 # --- legal actions ---------------------------------------------------------------------------
 
 def legal_actions(state: dict, seat) -> list[dict]:
-    if type(seat) is not int or seat not in to_act(state):
+    if type(seat) is not int:
         return []
-    phase = state["phase"]
     geo = geometry(state["board"])
+    acting = seat in to_act(state)
+    if not _unloading_at_once(state):
+        return _legal(state, geo, seat) if acting else []
+    # Edition 2 (C8): a docked ship may be unloaded at once, whoever's turn it is.
+    unloads = [{"type": "unload", "ship": ship["number"]} for ship in _unloadable(state, geo)
+               if ship["seat"] == seat]
+    if not acting:
+        return unloads
+    out = _legal(state, geo, seat)
+    return out + [a for a in unloads if a not in out]
+
+
+def _legal(state: dict, geo, seat: int) -> list[dict]:
+    phase = state["phase"]
     if phase == "setup":
         return _legal_setup(state, geo)
     if phase == "roll":
         out = [{"type": "roll"}]
+        if edition_of(state) >= 2:
+            return out + _dev_actions(state, geo, seat)    # any card before the roll
         out += _knight_actions(state, geo, seat)
         return out
     if phase == "discard":
@@ -505,9 +551,9 @@ def _build_actions(state, geo, seat) -> list[dict]:
     return out
 
 
-def _legal_main(state, geo, seat) -> list[dict]:
-    out = _build_actions(state, geo, seat)
-    hand = state["hands"][seat]
+def _dev_actions(state, geo, seat) -> list[dict]:
+    """The development cards the seat may play now: one a turn, none bought this turn."""
+    out = []
     if not state["played_dev"] and state["dev"][seat]:
         turn = state["turn"]
         playable = {k for k, t in state["dev"][seat] if t < turn}
@@ -523,6 +569,13 @@ def _legal_main(state, geo, seat) -> list[dict]:
                         out.append({"type": "play_year_of_plenty", "resources": [a, b]})
         if "monopoly" in playable:
             out += [{"type": "play_monopoly", "resource": r} for r in RESOURCES]
+    return out
+
+
+def _legal_main(state, geo, seat) -> list[dict]:
+    out = _build_actions(state, geo, seat)
+    hand = state["hands"][seat]
+    out += _dev_actions(state, geo, seat)
     bank = state["bank"]
     seat_rates = None
     for r in RESOURCES:
@@ -531,7 +584,7 @@ def _legal_main(state, geo, seat) -> list[dict]:
                 seat_rates = rates(state, seat, geo)
             if hand[r] >= seat_rates[r]:
                 out += [{"type": "bank_trade", "give": r, "get": g} for g in RESOURCES if g != r and bank[g]]
-    if state["offers"] or state["offers_made"] < MAX_OFFERS:
+    if state["offers"] or state["offers_made"] < max_offers(state):
         out += _offer_actions(state, seat)
     if state["ships_variant"]:
         out += _ship_main_actions(state, geo, seat)
@@ -568,7 +621,7 @@ def _offer_actions(state, seat) -> list[dict]:
                     out.append({"type": "confirm", "offer": offer["id"], "with": int(s)})
             out.append({"type": "withdraw", "offer": offer["id"]})
     out += _answer_actions(state, seat)
-    if state["offers_made"] < MAX_OFFERS:
+    if state["offers_made"] < max_offers(state):
         hand = state["hands"][seat]
         most = least = RESOURCES[0]
         for r in RESOURCES:
@@ -684,7 +737,9 @@ def _legal_sail(state, geo, seat) -> list[dict]:
         n = ship["number"]
         if p:
             if p.get("overboard"):
-                out += [{"type": "overboard", "ship": n, "resource": r} for r in RESOURCES if ship["cargo"].get(r)]
+                # Edition 2: nothing to throw cargo for once the bank has none of it.
+                if edition_of(state) < 2 or state["bank"][p["overboard"]] > 0:
+                    out += [{"type": "overboard", "ship": n, "resource": r} for r in RESOURCES if ship["cargo"].get(r)]
                 out.append({"type": "overboard", "ship": n, "resource": None})
             if p.get("settle"):
                 land = geo.edge_land_hexes[ship["edge"]][0]
@@ -709,6 +764,9 @@ def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
         raise refuse("error.unknown_action")
     kind = action["type"]
     handler = HANDLERS.get((state["phase"], kind))
+    edition = edition_of(state)
+    if edition >= 2:
+        handler = HANDLERS_2.get((state["phase"], kind), handler)
     if handler is None:
         if kind not in KNOWN:
             raise refuse("error.unknown_action")
@@ -716,7 +774,9 @@ def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
             raise refuse("error.game_over")
         raise refuse("error.not_now", action=kind)
     if type(seat) is not int or seat not in to_act(state):
-        raise refuse("error.not_your_turn")
+        # Edition 2 (C8): unloading a docked ship is open to its owner in any turn.
+        if not (edition >= 2 and kind == "unload" and type(seat) is int and seat in may_act(state)):
+            raise refuse("error.not_your_turn")
     w = Work(state)
     events: list[dict] = []
     handler(w, seat, action, events)
@@ -853,6 +913,7 @@ def _produce(w: Work, total: int, events: list) -> tuple[dict, dict]:
     robber, owner, city = s["robber"], s["owner"], s["city"]
     owed: dict = {}          # resource -> {seat: cards to hand}
     ship_owed: dict = {}     # resource -> [ship index]
+    full_owed: dict = {}     # resource -> [index of a full ship that could take it]
     overboard, settle = {}, {}
     for h in geo.land_by_number.get(total, ()):
         if h == robber:
@@ -877,33 +938,45 @@ def _produce(w: Work, total: int, events: list) -> tuple[dict, dict]:
                     ship_owed.setdefault(r, []).append(i)
                 else:
                     overboard[key] = r
+                    full_owed.setdefault(r, []).append(i)
+    shortage = edition_of(s) >= 2
     gains = {}
     for r in RESOURCES:
+        if r not in owed and r not in ship_owed and r not in full_owed:
+            continue  # nobody is owed it (most resources on most rolls)
         hands = owed.get(r, {})
         ships = ship_owed.get(r, [])
-        want = sum(hands.values()) + len(ships)
+        # Edition 2: a full ship is owed the resource too (it may throw cargo for it), so the
+        # shortage rule counts it and, where nobody gets the resource, it gets no choice.
+        full = full_owed.get(r, []) if shortage else []
+        want = sum(hands.values()) + len(ships) + len(full)
         if not want:
             continue
-        seats = set(hands) | {s["ships"][i]["seat"] for i in ships}
+        seats = set(hands) | {s["ships"][i]["seat"] for i in ships + full}
         left = s["bank"][r]
-        if want > left:
-            if len(seats) != 1:
-                events.append({"type": "shortage", "resource": r})
-                continue
-        for p, n in sorted(hands.items()):
-            n = min(n, left)
-            if n:
-                w.take(p, {r: n})
-                left -= n
-                gains.setdefault(str(p), {})[r] = gains.setdefault(str(p), {}).get(r, 0) + n
-        for i in ships:
-            if left <= 0:
-                break
-            ship = w.ship(i)
-            ship["cargo"][r] = ship["cargo"].get(r, 0) + 1
-            w.dict("bank")[r] -= 1
-            left -= 1
-            w.log(ship["seat"], ship["number"], "gathered", {r: 1})
+        paid = want <= left or len(seats) == 1
+        if not paid:
+            events.append({"type": "shortage", "resource": r})
+        else:
+            for p, n in sorted(hands.items()):
+                n = min(n, left)
+                if n:
+                    w.take(p, {r: n})
+                    left -= n
+                    gains.setdefault(str(p), {})[r] = gains.setdefault(str(p), {}).get(r, 0) + n
+            for i in ships:
+                if left <= 0:
+                    break
+                ship = w.ship(i)
+                ship["cargo"][r] = ship["cargo"].get(r, 0) + 1
+                w.dict("bank")[r] -= 1
+                left -= 1
+                w.log(ship["seat"], ship["number"], "gathered", {r: 1})
+        if full and (not paid or left <= 0):
+            # Nobody got it, or one seat owed more than the bank had took what was left: a full
+            # ship has nothing to throw cargo for.
+            for i in full:
+                overboard.pop(f"{s['ships'][i]['seat']}-{s['ships'][i]['number']}")
     if gains:
         events.append({"type": "produced", "number": total, "gains": gains})
     return overboard, settle
@@ -992,6 +1065,8 @@ def _overboard(w: Work, seat, action, events) -> None:
     new = entry["overboard"]
     if r is not None:
         _resource(r)
+        if edition_of(s) >= 2 and s["bank"][new] < 1:
+            raise refuse("error.bank_short")
         ship = w.ship(index)
         if not ship["cargo"].get(r):
             raise refuse("error.not_in_hold", resource=r)
@@ -1418,8 +1493,8 @@ def _offer(w: Work, seat, action, events) -> None:
     s = w.s
     if seat != s["current"]:
         raise refuse("error.not_your_turn")
-    if s["offers_made"] >= MAX_OFFERS:
-        raise refuse("error.too_many_offers", count=MAX_OFFERS)
+    if s["offers_made"] >= max_offers(s):
+        raise refuse("error.too_many_offers", count=max_offers(s))
     give, get = _goods(action.get("give")), _goods(action.get("get"))
     _check_offer(s, seat, give, get)
     to = action.get("to")
@@ -1533,7 +1608,7 @@ def _load(w: Work, seat, action, events) -> None:
 def _unload(w: Work, seat, action, events) -> None:
     """C8: the hold into the hand at an own settlement or city; no discard follows."""
     s = w.s
-    if s["phase"] == "main" and seat != s["current"]:
+    if s["phase"] == "main" and seat != s["current"] and edition_of(s) < 2:
         raise refuse("error.not_your_turn")
     index, ship = _own_ship_at_home(w, seat, action)
     if not ship["cargo"]:
@@ -1608,6 +1683,8 @@ def _special(w: Work, seat, action, events) -> None:
     kind = action["type"]
     if kind != "pass":
         BUILDERS[kind](w, seat, action, events)
+        if edition_of(w.s) >= 2:
+            return  # the extension: build and buy as much as one can pay for, then pass
     else:
         events.append({"type": "pass", "seat": seat})
     special = w.list("special")
@@ -1661,6 +1738,20 @@ def _main_builder(fn):
 
 for _kind, _fn in BUILDERS.items():
     HANDLERS[("main", _kind)] = _main_builder(_fn)
+# Cards and bank trade are the active player's too: a seat answering an offer acts in the main
+# phase but may not play a card or trade with the bank in another's turn.
+for _kind in ("play_road_building", "play_year_of_plenty", "play_monopoly", "bank_trade"):
+    HANDLERS[("main", _kind)] = _main_builder(HANDLERS[("main", _kind)])
+
+# Edition 2: any development card before the roll (the base game's rule, one a turn), and
+# unloading a docked ship at once in every phase of play (C8).
+HANDLERS_2 = {
+    ("roll", "play_road_building"): _play_road_building,
+    ("roll", "play_year_of_plenty"): _play_year_of_plenty,
+    ("roll", "play_monopoly"): _play_monopoly,
+}
+for _phase in ("roll", "discard", "robber", "pirate", "sail", "main", "special_build"):
+    HANDLERS_2[(_phase, "unload")] = _unload
 
 KNOWN = {kind for _, kind in HANDLERS}
 

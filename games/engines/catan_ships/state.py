@@ -12,7 +12,12 @@ from games.engines.base import IllegalAction, Option, clean_options
 from games.engines.catan_ships.board import RESOURCES, geometry, pirate_start, ships_board, standard_board
 from games.engines.catan_ships.book import WORDS
 
-EDITION = 1
+# Rules editions (docs/rules/changelog.md). Edition 2 follows the German original and the
+# official base game where edition 1 did not: unloading at once (C8), the extension's special
+# building phase, drawn number tokens and harbours (C4), any card before the roll, no felt bound
+# on trade offers, ships under the bank's shortage rule.
+EDITION = 2
+EDITIONS = (1, 2)
 OPTIONS = (
     Option("ships", "Ships", "bool", True,
            "C1-C20: ships on a board with twice as much water as land, to 12 points. "
@@ -34,12 +39,12 @@ def check_options(options: dict | None, players) -> dict:
     return cleaned
 
 
-def new_game(players: int, seed: str, options: dict | None) -> dict:
+def new_game(players: int, seed: str, options: dict | None, edition: int = EDITION) -> dict:
     options = check_options(options, players)
     ships = options["ships"]
     large = players > 4
     state = {"seed": str(seed), "draws": 0}
-    key = ships_board(state, players) if ships else standard_board(state, players)
+    key = ships_board(state, players, edition) if ships else standard_board(state, players)
     geo = geometry(key)
     deck = []
     for kind, count in DEV_DECK["large" if large else "small"].items():
@@ -48,7 +53,7 @@ def new_game(players: int, seed: str, options: dict | None) -> dict:
     desert = [h for h in geo.land_hexes if geo.terrain[h] == "desert"]
     order = list(range(players)) + list(reversed(range(players)))
     state.update({
-        "game": "catan_ships", "edition": EDITION, "players": players, "options": options,
+        "game": "catan_ships", "edition": edition, "players": players, "options": options,
         "ships_variant": ships, "goal": 12 if ships else 10, "board": key,
         "phase": "setup", "current": 0, "round": 1, "turn": 0,
         "setup_order": order, "setup_step": 0, "setup_vertex": None,

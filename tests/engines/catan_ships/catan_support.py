@@ -2,21 +2,24 @@
 import copy
 import random
 
-from games.engines.catan_ships import ENGINE
+from games.engines import dice
+from games.engines.catan_ships import ENGINE, rules
 from games.engines.catan_ships.board import RESOURCES, geometry
 from games.engines.catan_ships.bots import random_action
 
 __all__ = ["ENGINE", "RESOURCES", "geometry", "fresh", "empty_board", "hand", "give", "place",
-           "road", "path", "play", "random_game", "act"]
+           "road", "path", "play", "random_game", "act", "ships_board", "coast_spot", "rolling",
+           "add_ship", "docked_ship", "gathering", "pirate_state"]
 
 
-def fresh(players=4, ships=False, seed="test"):
-    return ENGINE.new_game(players, seed, {"ships": ships})
+def fresh(players=4, ships=False, seed="test", edition=None):
+    """A new game of the current rules edition, or of the one named."""
+    return ENGINE.new_game(players, seed, {"ships": ships}, edition=edition)
 
 
-def empty_board(players=4, ships=False, seed="test"):
+def empty_board(players=4, ships=False, seed="test", edition=None):
     """A game in its main phase with nothing built yet and empty hands (seat 0 to move)."""
-    s = copy.deepcopy(fresh(players, ships, seed))
+    s = copy.deepcopy(fresh(players, ships, seed, edition))
     s.update(phase="main", current=0, turn=5, round=2, setup_step=2 * players, rolled=True, dice=[3, 4])
     return s
 
@@ -81,10 +84,10 @@ def play(state, seat_actions):
     return state, events
 
 
-def random_game(players, ships, seed, limit=60000, check=None):
+def random_game(players, ships, seed, limit=60000, check=None, edition=None):
     """A whole game between random players (who build when they can); returns (state, steps)."""
     rnd = random.Random(seed)
-    state = fresh(players, ships, seed)
+    state = fresh(players, ships, seed, edition)
     steps = 0
     while not ENGINE.is_over(state):
         steps += 1
@@ -95,3 +98,77 @@ def random_game(players, ships, seed, limit=60000, check=None):
             check(state, seat, action)
         state, _ = ENGINE.apply(state, seat, action)
     return state, steps
+
+
+def ships_board(players=4, seed="ships", edition=None):
+    """A ships game in its main phase, nothing built, empty hands (seat 0 to move)."""
+    return empty_board(players, True, seed, edition)
+
+
+def coast_spot(geo, skip=0):
+    """(vertex, coast edge at it, its land hex, its water hex), the skip-th such in id order."""
+    found = 0
+    for v in range(geo.vertex_count):
+        if not geo.vertex_on_land[v]:
+            continue
+        for e in geo.vertex_edges[v]:
+            if geo.edge_kind[e] == "coast":
+                if found == skip:
+                    return v, e, geo.edge_land_hexes[e][0], geo.edge_water_hexes[e][0]
+                found += 1
+    raise AssertionError("no coast")
+
+
+def rolling(s, total):
+    """The state with its dice counter set so that the next roll makes `total`."""
+    for draws in range(2000):
+        probe = {"seed": s["seed"], "draws": draws}
+        if sum(rules.roll_two(probe)) == total:
+            return dict(s, draws=draws, phase="roll", rolled=False, dice=None)
+    raise AssertionError("no such roll")
+
+
+def add_ship(s, seat, edge, cargo=None, number=None):
+    s["ships"] = list(s["ships"])
+    number = number or 1 + sum(1 for x in s["ships"] if x["seat"] == seat)
+    s["ships"].append({"seat": seat, "number": number, "edge": edge, "cargo": dict(cargo or {})})
+    if cargo:
+        s["bank"] = dict(s["bank"])
+        for r, n in cargo.items():
+            s["bank"][r] -= n
+    return s
+
+
+def docked_ship(cargo=None, seat=0, edition=None):
+    """Seat's ship 1 on a coast edge at its own settlement: (state, geo, vertex, edge, land hex,
+    water hex)."""
+    s = ships_board(edition=edition)
+    geo = geometry(s["board"])
+    v, e, h, w = coast_spot(geo)
+    place(s, seat, v)
+    add_ship(s, seat, e, cargo)
+    return s, geo, v, e, h, w
+
+
+def gathering(cargo=None, seat=0, edition=None):
+    """A ship on a coast edge of a numbered land hex, not at any building; (state, ship edge, hex)."""
+    s = ships_board(edition=edition)
+    geo = geometry(s["board"])
+    e = next(e for e in range(geo.edge_count) if geo.edge_kind[e] == "coast"
+             and geo.resource[geo.edge_land_hexes[e][0]] and geo.edge_land_hexes[e][0] != s["robber"])
+    add_ship(s, seat, e, cargo)
+    return s, geo, e, geo.edge_land_hexes[e][0]
+
+
+def pirate_state(total_wanted, cargo, edition=None):
+    """Seat 1's ship on an edge next to the pirate, the dice set so the attack rolls the total."""
+    s = ships_board(edition=edition)
+    geo = geometry(s["board"])
+    target = next(f for f in geo.edge_adjacent[s["pirate"]] if geo.ship_edge[f])
+    add_ship(s, 1, target, cargo)
+    s = dict(s, phase="pirate")
+    for draws in range(3000):
+        probe = {"seed": s["seed"], "draws": draws}
+        if sum(dice.roll(probe, 2)) == total_wanted:
+            return dict(s, draws=draws), target
+    raise AssertionError

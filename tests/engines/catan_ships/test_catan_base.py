@@ -1,6 +1,8 @@
 """The base game as the engine plays it (ships: false): setup, production, the robber, building,
 longest road, largest army, trade, development cards, the 5-6 player extension."""
 import copy
+import re
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +20,7 @@ def setup_done(players=4, seed="setup"):
     return s
 
 
+@pytest.mark.rule("B-board")
 def test_standard_boards_have_the_base_games_hexes_numbers_and_harbours():
     for players, land, harbours, desert in ((4, 19, 9, 1), (6, 30, 11, 2)):
         geo = geometry(fresh(players)["board"])
@@ -32,11 +35,13 @@ def test_standard_boards_have_the_base_games_hexes_numbers_and_harbours():
         assert all(len(geo.vertex_hexes[v]) == 3 for v in range(geo.vertex_count) if geo.vertex_on_land[v])
 
 
+@pytest.mark.rule("B-board")
 def test_same_seed_same_board_other_seed_other_board():
     assert fresh(4, False, "a")["board"] == fresh(4, False, "a")["board"]
     assert fresh(4, False, "a")["board"] != fresh(4, False, "b")["board"]
 
 
+@pytest.mark.rule("B-setup")
 def test_setup_runs_in_snake_order_and_the_second_settlement_pays():
     s = fresh(4, False, "snake")
     order = []
@@ -63,6 +68,7 @@ def test_setup_runs_in_snake_order_and_the_second_settlement_pays():
     assert all(p[1] == 2 and p[0] == 2 for p in s["pieces"])
 
 
+@pytest.mark.rule("B-build")
 def test_distance_rule_and_roads_join_the_network():
     s = empty_board()
     geo = geometry(s["board"])
@@ -84,6 +90,7 @@ def test_distance_rule_and_roads_join_the_network():
     assert s2["owner"][vertices[2]] == 0 and s2["hands"][0]["brick"] == 4
 
 
+@pytest.mark.rule("B-production")
 def test_production_pays_settlements_one_and_cities_two_but_not_under_the_robber():
     s = empty_board()
     geo = geometry(s["board"])
@@ -102,6 +109,7 @@ def test_production_pays_settlements_one_and_cities_two_but_not_under_the_robber
                                      and geo.resource[x] == r)
 
 
+@pytest.mark.rule("B-shortage")
 def test_bank_shortage_pays_nobody_unless_only_one_player_is_owed():
     s = empty_board()
     geo = geometry(s["board"])
@@ -135,6 +143,7 @@ def seven_state():
     raise AssertionError("no seven")
 
 
+@pytest.mark.rule("B-seven")
 def test_a_seven_makes_big_hands_discard_half_rounded_down():
     s = seven_state()
     give(s, 1, ore=5, grain=4)          # 9 cards: discards 4
@@ -155,6 +164,7 @@ def test_a_seven_makes_big_hands_discard_half_rounded_down():
     assert sum(s["hands"][3].values()) == 6 and s["phase"] == "robber"
 
 
+@pytest.mark.rule("B-robber")
 def test_the_robber_moves_and_steals_one_card_told_only_to_the_two_players():
     s = seven_state()
     geo = geometry(s["board"])
@@ -178,6 +188,7 @@ def test_the_robber_moves_and_steals_one_card_told_only_to_the_two_players():
     assert s["phase"] == "main"
 
 
+@pytest.mark.rule("B-longest-road")
 def test_longest_road_needs_five_and_counts_forks_and_cycles():
     s = empty_board()
     geo = geometry(s["board"])
@@ -223,6 +234,7 @@ def _two_far_paths(geo):
     raise AssertionError("the board has room for two roads")
 
 
+@pytest.mark.rule("B-longest-road")
 def test_longest_road_goes_to_the_first_with_five_ties_keep_it_and_a_cut_recomputes():
     s = empty_board()
     geo = geometry(s["board"])
@@ -255,6 +267,7 @@ def test_longest_road_goes_to_the_first_with_five_ties_keep_it_and_a_cut_recompu
     assert s["longest"] == 1
 
 
+@pytest.mark.rule("B-longest-road")
 def test_a_holder_who_loses_the_lead_to_a_tie_leaves_it_to_nobody():
     s = empty_board()
     # seat 0 held it with 7; a cut leaves it 4 while seats 1 and 2 tie at 6
@@ -270,6 +283,7 @@ def test_a_holder_who_loses_the_lead_to_a_tie_leaves_it_to_nobody():
     assert w.s["longest"] is None
 
 
+@pytest.mark.rule("B-harbour")
 def test_harbour_rates_two_three_and_four_to_one():
     s = empty_board()
     geo = geometry(s["board"])
@@ -293,6 +307,7 @@ def test_harbour_rates_two_three_and_four_to_one():
     assert t2["hands"][0] == hand(ore=1)
 
 
+@pytest.mark.rule("B-dev-wait")
 def test_development_cards_wait_a_turn_and_only_one_is_played_per_turn():
     s = empty_board()
     give(s, 0, ore=2, wool=2, grain=2)
@@ -320,6 +335,7 @@ def test_development_cards_wait_a_turn_and_only_one_is_played_per_turn():
     assert s["played_dev"] is False
 
 
+@pytest.mark.rule("B-dev-cards")
 def test_monopoly_year_of_plenty_and_road_building():
     s = empty_board()
     geo = geometry(s["board"])
@@ -338,6 +354,7 @@ def test_monopoly_year_of_plenty_and_road_building():
     assert r["pieces"][0][0] == 2 and r["hands"][0] == hand()
 
 
+@pytest.mark.rule("B-largest-army")
 def test_largest_army_needs_three_knights_and_more_than_the_holder():
     s = empty_board()
     s["knights"] = [2, 3, 0, 0]
@@ -350,6 +367,7 @@ def test_largest_army_needs_three_knights_and_more_than_the_holder():
     assert s["army"] == 0 and rules.public_points(s, 0) == 2
 
 
+@pytest.mark.rule("B-trade")
 def test_player_trade_offer_answer_confirm_counter_and_withdraw():
     s = empty_board()
     give(s, 0, ore=2)
@@ -378,6 +396,7 @@ def test_player_trade_offer_answer_confirm_counter_and_withdraw():
     assert s["offers"] == []
 
 
+@pytest.mark.rule("B-pieces")
 def test_piece_limits():
     s = empty_board()
     s["pieces"] = [[15, 5, 4], [0, 0, 0], [0, 0, 0], [0, 0, 0]]
@@ -388,12 +407,16 @@ def test_piece_limits():
         act(s, 0, {"type": "build_road", "edge": 0})
 
 
+@pytest.mark.rule("B-extension")
+@pytest.mark.rule("B-special-build")
 def test_five_and_six_players_have_the_extension_bank_deck_and_special_building():
+    """Edition 1: the special building phase passed on after one build (edition 2 lets a
+    player build as much as he can pay for: test_catan_edition2.py)."""
     s = fresh(5)
     assert s["bank"] == {r: 24 for r in RESOURCES} and len(s["deck"]) == 34
     assert sorted(s["deck"]).count("knight") == 20
     assert len(fresh(4)["deck"]) == 25
-    s = empty_board(players=5)
+    s = empty_board(players=5, edition=1)
     give(s, 2, brick=1, lumber=1)
     geo = geometry(s["board"])
     v = next(v for v in range(geo.vertex_count) if geo.vertex_on_land[v])
@@ -410,6 +433,7 @@ def test_five_and_six_players_have_the_extension_bank_deck_and_special_building(
     assert s["phase"] == "roll" and s["current"] == 1
 
 
+@pytest.mark.rule("B-win")
 def test_a_win_reveals_hidden_victory_points_in_the_players_own_turn():
     s = empty_board()
     s["pieces"] = [[0, 5, 2], [0, 0, 0], [0, 0, 0], [0, 0, 0]]   # 9 public points
@@ -438,3 +462,14 @@ def test_refusals_for_bad_input_change_nothing():
         with pytest.raises(IllegalAction):
             act(s, seat, action)
     assert s == before
+
+
+def test_every_base_game_rule_in_the_rules_document_has_a_test_naming_it():
+    """docs/rules/catan-ships.md lists the base game's rule IDs (B-…); each is named by a test's
+    rule marker here, as the digest's C1-C20 are."""
+    root = Path(__file__).resolve().parents[3]
+    listed = set(re.findall(r"\*\*(B-[a-z-]+)\*\*", (root / "docs/rules/catan-ships.md").read_text()))
+    named = set()
+    for path in Path(__file__).parent.glob("test_*.py"):
+        named |= set(re.findall(r'mark\.rule\("(B-[a-z-]+)"\)', path.read_text()))
+    assert len(listed) >= 15 and listed <= named, sorted(listed - named)

@@ -26,6 +26,8 @@ def conserved(state):
         assert sum(s["cargo"].values()) <= 3
 
 
+@pytest.mark.rule("B-win")
+@pytest.mark.rule("C1")
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 @pytest.mark.parametrize("ships", [False, True])
 def test_random_games_end_with_a_winner(players, ships):
@@ -102,6 +104,8 @@ def test_apply_accepts_exactly_what_legal_actions_lists(ships):
     assert checked["listed"] > 100 and checked["refused"] > 100
 
 
+@pytest.mark.rule("B-hidden")
+@pytest.mark.rule("C19")
 def test_views_hide_hands_development_cards_deck_and_seed():
     state, _ = random_game(4, True, "views", limit=60000)
     # a state in the middle of a game, not the end

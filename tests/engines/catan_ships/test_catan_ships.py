@@ -1,48 +1,11 @@
 """The ships variant, rules C1-C20 (shared/rules/catan-ships.md), each test naming its rule."""
 import pytest
 
-from catan_support import ENGINE, RESOURCES, act, empty_board, fresh, geometry, give, hand, place, road
+from catan_support import (ENGINE, RESOURCES, act, add_ship, coast_spot, docked_ship, empty_board, fresh,
+                           gathering, geometry, give, hand, pirate_state, place, road, rolling, ships_board)
 from games.engines import IllegalAction, dice
 from games.engines.catan_ships import rules
 from games.engines.catan_ships.board import DIRECTIONS
-
-
-def ships_board(players=4, seed="ships"):
-    return empty_board(players, True, seed)
-
-
-def coast_spot(geo, skip=0):
-    """(vertex, coast edge at it, its land hex, its water hex), the skip-th such in id order."""
-    found = 0
-    for v in range(geo.vertex_count):
-        if not geo.vertex_on_land[v]:
-            continue
-        for e in geo.vertex_edges[v]:
-            if geo.edge_kind[e] == "coast":
-                if found == skip:
-                    return v, e, geo.edge_land_hexes[e][0], geo.edge_water_hexes[e][0]
-                found += 1
-    raise AssertionError("no coast")
-
-
-def rolling(s, total):
-    """The state with its dice counter set so that the next roll makes `total`."""
-    for draws in range(2000):
-        probe = {"seed": s["seed"], "draws": draws}
-        if sum(rules.roll_two(probe)) == total:
-            return dict(s, draws=draws, phase="roll", rolled=False, dice=None)
-    raise AssertionError("no such roll")
-
-
-def add_ship(s, seat, edge, cargo=None, number=None):
-    s["ships"] = list(s["ships"])
-    number = number or 1 + sum(1 for x in s["ships"] if x["seat"] == seat)
-    s["ships"].append({"seat": seat, "number": number, "edge": edge, "cargo": dict(cargo or {})})
-    if cargo:
-        s["bank"] = dict(s["bank"])
-        for r, n in cargo.items():
-            s["bank"][r] -= n
-    return s
 
 
 @pytest.mark.rule("C1")
@@ -175,15 +138,6 @@ def test_c6_never_inland_never_on_an_opponents_road_own_road_allowed():
     assert spots == {coast[1]}
 
 
-def docked_ship(cargo=None, seat=0):
-    s = ships_board()
-    geo = geometry(s["board"])
-    v, e, h, w = coast_spot(geo)
-    place(s, seat, v)
-    add_ship(s, seat, e, cargo)
-    return s, geo, v, e, h, w
-
-
 @pytest.mark.rule("C7")
 def test_c7_loading_at_an_own_settlement_three_at_most():
     """C7: a ship carries at most 3 resources, loaded by its owner in his turn (reading: while
@@ -291,16 +245,6 @@ def test_c11_ships_move_after_production_in_player_order_from_the_roller():
         assert ENGINE.to_act(s) == [seat]
         s, _ = act(s, seat, {"type": "end_sailing"})
     assert s["phase"] == "main" and ENGINE.to_act(s) == [2]
-
-
-def gathering(cargo=None, seat=0):
-    """A ship on a coast edge of a numbered land hex, not at any building; (state, ship edge, hex)."""
-    s = ships_board()
-    geo = geometry(s["board"])
-    e = next(e for e in range(geo.edge_count) if geo.edge_kind[e] == "coast"
-             and geo.resource[geo.edge_land_hexes[e][0]] and geo.edge_land_hexes[e][0] != s["robber"])
-    add_ship(s, seat, e, cargo)
-    return s, geo, e, geo.edge_land_hexes[e][0]
 
 
 @pytest.mark.rule("C12")
@@ -498,19 +442,6 @@ def test_c16_no_collision_roll_for_ships_already_together():
         s, more = act(s, ENGINE.to_act(s)[0], {"type": "end_sailing"})
         events += more
     assert not [x for x in events if x["type"] == "collision"]
-
-
-def pirate_state(total_wanted, cargo):
-    s = ships_board()
-    geo = geometry(s["board"])
-    target = next(f for f in geo.edge_adjacent[s["pirate"]] if geo.ship_edge[f])
-    add_ship(s, 1, target, cargo)
-    s = dict(s, phase="pirate")
-    for draws in range(3000):
-        probe = {"seed": s["seed"], "draws": draws}
-        if sum(dice.roll(probe, 2)) == total_wanted:
-            return dict(s, draws=draws), target
-    raise AssertionError
 
 
 @pytest.mark.rule("C17")
