@@ -32,6 +32,13 @@
     if (el.id) s += "#" + el.id;
     const cls = typeof el.className === "string" ? el.className : (el.getAttribute("class") || "");
     if (cls.trim()) s += "." + cls.trim().split(/\s+/).slice(0, 3).join(".");
+    // A drawn target says where it is drawn: its data (a square, a destination) or its group.
+    if (el instanceof SVGElement) {
+      const data = [...el.attributes].find((a) => a.name.startsWith("data-") && a.name !== "data-crawl");
+      if (data) s += "[" + data.name + "=" + data.value + "]";
+      const group = el.parentElement && el.parentElement.getAttribute("class");
+      if (group) s = "." + group.split(/\s+/)[0] + " > " + s;
+    }
     const words = (el.getAttribute("aria-label") || el.textContent || el.getAttribute("title") ||
                    (el.querySelector && el.querySelector("title") ? el.querySelector("title").textContent : "") ||
                    el.getAttribute("value") || "").replace(/\s+/g, " ").trim();

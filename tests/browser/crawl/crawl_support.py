@@ -295,6 +295,7 @@ class Crawl(Player):
         """Wait until htmx has answered and settled, the socket is open, the bots and the bank
         have moved, and the page shows the match's latest version."""
         page = self.page
+        page.wait_for_load_state("load")  # an action may have loaded another page
         page.wait_for_function("() => window.__crawl && window.__crawl.wsOpen", timeout=WAIT_MS)
         idle = ("v => { const live = document.querySelector('#match-live');"
                 " return window.__crawl.idle() && live && Number(live.dataset.version) >= v; }")

@@ -19,7 +19,14 @@ should what who whose each every only must not yet nothing happened waiting choo
 turn round dice cards points players player ship ships ends days hours minutes ago and of are
 or it its than then them they here please left right move sail trade goods none more
 """.split())
-WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+# Words as a reader sees them; a token joined by "_" or "/" (America/Port_of_Spain) is an
+# identifier or a name, not English prose.
+TOKEN = re.compile(r"[\w'’/-]+")
+PLAIN = re.compile(r"[^\W\d_]+")
+
+
+# Credits kept in their owners' words: Natural Earth asks for exactly "Made with Natural Earth".
+CREDITS = ("Made with Natural Earth",)
 
 
 def strip_names(text: str, names) -> str:
@@ -48,8 +55,8 @@ def findings(text: str, *, names=(), lang: str = "en", rule_code=RULE_CODE) -> l
         for m in pattern.finditer(text):
             out.append((check, m.group(0), line_of(text, m.start(), m.end())))
     if lang != "en":
-        bare = strip_names(text, names)
-        for m in WORD.finditer(bare):
-            if m.group(0).lower() in ENGLISH:
+        bare = strip_names(text, [*names, *CREDITS])
+        for m in TOKEN.finditer(bare):
+            if PLAIN.fullmatch(m.group(0)) and m.group(0).lower() in ENGLISH:
                 out.append((f"English on a {lang} page", m.group(0), line_of(bare, m.start(), m.end())))
     return out

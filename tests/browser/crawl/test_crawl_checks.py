@@ -75,6 +75,7 @@ def test_the_words_a_player_must_not_read():
             ("English on a de page", "the")} <= found
     assert findings("Skibet sejler til Cape of Good Hope", lang="da", names=["Cape of Good Hope"]) == []
     assert findings("Kystlinjer fra Natural Earth", lang="da", names=["E"]) == []
+    assert findings("Tidszone: America/Port_of_Spain", lang="sv") == []
     # Pirater names squares like rule codes: there only the bracketed or colon form counts.
     assert findings("Dit skib på F5 sejler til C8", rule_code=RULE_CODE_BY_PLACE) == []
     assert [w for _, w, _ in findings("Hjemhavn (P5) · P20: tre", rule_code=RULE_CODE_BY_PLACE)] == ["(P5)", "P20:"]
