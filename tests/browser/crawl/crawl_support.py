@@ -163,7 +163,7 @@ class Player:
 
     # --- the checks ------------------------------------------------------------------------
 
-    def check(self, where, *, names=(), keyboard=False, before=None, region=None, axe=True):
+    def check(self, where, *, names=(), keyboard=False, before=None, region=None, region_shown=IN_VIEW, axe=True):
         """Every check of one step on the page as it is now; returns the number of new findings."""
         f = self.findings
         new = 0
@@ -174,7 +174,8 @@ class Player:
                          f"{page['scrollY']:.0f} px ({page['scrollY'] - before:+.0f} px)", key="scroll")
         if region:
             seen = self.page.evaluate("sel => window.__crawlPage.inView(sel)", region)
-            if seen["found"] and seen["shown"] < min(IN_VIEW, seen["height"]):
+            # As much of it as showed before (up to IN_VIEW px) must still show.
+            if seen["found"] and seen["shown"] < min(IN_VIEW, seen["height"], region_shown) - 1:
                 new += f.add("out of view", where, f"the region acted on, {seen['desc']} ({seen['found']}), left the "
                              f"screen: its top at {seen['top']:.0f} px, {seen['shown']:.0f} px of it showing",
                              key=("region", seen["found"]))
@@ -344,6 +345,7 @@ class Crawl(Player):
         locator.evaluate("e => { const r = e.getBoundingClientRect();"
                          " if (r.top < 0 || r.bottom > innerHeight) e.scrollIntoView({block: 'center'}); }")
         before = page.evaluate("() => window.scrollY")
+        shown = page.evaluate("sel => window.__crawlPage.inView(sel)", chosen["region"])
         how = "keyboard" if keyboard else ("tap" if self.touch else "click")
         done = f"{how} {chosen['desc']}"
         try:
@@ -357,7 +359,7 @@ class Crawl(Player):
             return done
         with self.timed("waiting for the server"):
             self.settle()
-        return {"done": done, "before": before, "region": chosen["region"]}
+        return {"done": done, "before": before, "region": chosen["region"], "region_shown": shown.get("shown", 0)}
 
     def _act(self, locator, chosen, keyboard):
         kind = chosen["kind"]

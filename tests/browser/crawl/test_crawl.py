@@ -28,7 +28,7 @@ pytestmark = pytest.mark.browser
 SHOT_EVERY = 5
 
 
-def crawl_once(browser, base, name, variant, size, seed):
+def crawl_once(browser, base, dice, name, variant, size, seed):
     game = game_of(name)
     run = f"{name}-{variant}-{size}-seed{seed}"
     username = f"sailor{seed}"
@@ -39,6 +39,7 @@ def crawl_once(browser, base, name, variant, size, seed):
     crawl = Crawl(browser, base, size, run, game, seed, username)
     try:
         crawl.log_in(username)
+        dice(run)  # the same run deals the same dice: with the seeded choices, it replays
         crawl.create_match(game.variants[variant], title=f"Kattegat {seed} {variant[:1]}")
         total, switch = actions(), actions() // 2
         crawl.check("step 0 (the match as it starts)", names=crawl.names())
@@ -63,7 +64,7 @@ def crawl_once(browser, base, name, variant, size, seed):
                 continue
             where = f"step {n} ({result['done']})"
             new = crawl.check(where, names=crawl.names(), keyboard=keyboard, before=result["before"],
-                              region=result["region"])
+                              region=result["region"], region_shown=result["region_shown"])
             if new or n % SHOT_EVERY == 0 or n == total:
                 crawl.findings.set_shot(crawl.shot(f"step{n:03d}"))
         print(f"{run}: {n} steps; {crawl.timing()}")
@@ -74,10 +75,10 @@ def crawl_once(browser, base, name, variant, size, seed):
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize(("name", "variant"), crawl_cases())
-def test_a_match_played_through_its_page(browser, live_site, name, variant, size):
+def test_a_match_played_through_its_page(dice, browser, live_site, name, variant, size):
     reports = []
     for seed in seeds():
-        findings = crawl_once(browser, live_site, name, variant, size, seed)
+        findings = crawl_once(browser, live_site, dice, name, variant, size, seed)
         if findings:
             reports.append(findings.report())
     assert not reports, "\n\n".join(reports)
