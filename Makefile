@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test bench browser worker messages clean
+.PHONY: install run test bench browser worker messages clean crawl
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,12 @@ browser:
 
 test: install browser
 	$(PY) -m pytest
+
+# The browser crawl of every game at both sizes, longer than in `make test`: before a release.
+CRAWL_ACTIONS ?= 60
+CRAWL_SEEDS ?= 3
+crawl: install browser
+	CRAWL_ACTIONS=$(CRAWL_ACTIONS) CRAWL_SEEDS=$(CRAWL_SEEDS) $(PY) -m pytest tests/browser/crawl
 
 bench: install
 	$(PY) bench/run.py

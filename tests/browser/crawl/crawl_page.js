@@ -1,0 +1,267 @@
+// The crawl's eyes in the page, added to every document of its browser contexts before the
+// page's own scripts (crawl_support.py). It counts htmx's requests and swaps, so the crawl waits
+// for them to finish instead of sleeping, and offers the checks one step makes, run in one pass:
+// what the page is (scroll, width, focus, text), the targets a finger or a mouse can hit, their
+// size and what covers them, and the controls a step may act on.
+(() => {
+  "use strict";
+  const state = window.__crawl = {pending: 0, wsOpen: false};
+  // Requests in flight, counted at the XHR itself (htmx's own events are dispatched on the
+  // element that asked, which a swap may already have taken out of the page). "loadend" comes
+  // after htmx has handled the answer and swapped it in.
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function () {
+    state.pending++;
+    this.addEventListener("loadend", () => { state.pending = Math.max(0, state.pending - 1); });
+    return send.apply(this, arguments);
+  };
+  document.addEventListener("htmx:wsOpen", () => { state.wsOpen = true; });
+  document.addEventListener("htmx:wsClose", () => { state.wsOpen = false; });
+  // Idle: nothing in flight, nothing swapping or settling (htmx marks those with its classes;
+  // the games' scripts put the focus back when the settling ends).
+  state.idle = () => state.pending === 0 && !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling");
+
+  const INTERACTIVE = "a[href], button, summary, input:not([type=hidden]), select, textarea, " +
+    "[role=button], [role=link], [tabindex]:not([tabindex='-1'])";
+  const MIN = 24;
+
+  function describe(el) {
+    if (!el) return "nothing";
+    if (el === document.body) return "<body>";
+    let s = el.tagName.toLowerCase();
+    if (el.id) s += "#" + el.id;
+    const cls = typeof el.className === "string" ? el.className : (el.getAttribute("class") || "");
+    if (cls.trim()) s += "." + cls.trim().split(/\s+/).slice(0, 3).join(".");
+    // A drawn target says where it is drawn: its data (a square, a destination) or its group.
+    if (el instanceof SVGElement) {
+      const data = [...el.attributes].find((a) => a.name.startsWith("data-") && a.name !== "data-crawl");
+      if (data) s += "[" + data.name + "=" + data.value + "]";
+      const group = el.parentElement && el.parentElement.getAttribute("class");
+      if (group) s = "." + group.split(/\s+/)[0] + " > " + s;
+    }
+    const words = (el.getAttribute("aria-label") || el.textContent || el.getAttribute("title") ||
+                   (el.querySelector && el.querySelector("title") ? el.querySelector("title").textContent : "") ||
+                   el.getAttribute("value") || "").replace(/\s+/g, " ").trim();
+    if (words) s += ' "' + words.slice(0, 60) + '"';
+    return s;
+  }
+
+  // A CSS path from the nearest ancestor with an id, to find the same place after a swap.
+  function path(el) {
+    const parts = [];
+    for (let e = el; e && e !== document.body; e = e.parentElement) {
+      if (e.id) { parts.unshift("#" + CSS.escape(e.id)); break; }
+      const tag = e.tagName.toLowerCase();
+      let n = 1;
+      for (let s = e.previousElementSibling; s; s = s.previousElementSibling) if (s.tagName === e.tagName) n++;
+      parts.unshift(tag + ":nth-of-type(" + n + ")");
+    }
+    return parts.join(" > ");
+  }
+
+  // Fixed or sticky boxes (a header) do not cover what scrolls under them for good.
+  function pinned(el) {
+    for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
+      const p = getComputedStyle(e).position;
+      if (p === "fixed" || p === "sticky") return true;
+    }
+    return false;
+  }
+
+  // The part of an element one can see: its box clipped by every scrolling or clipping
+  // ancestor; null when nothing of it shows.
+  function seen(el) {
+    const r = el.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0) return null;
+    // Inside a closed <details> a box keeps its size but is not drawn (content-visibility).
+    if (el.checkVisibility && !el.checkVisibility({contentVisibilityAuto: true, opacityProperty: true, visibilityProperty: true})) return null;
+    const st = getComputedStyle(el);
+    if (st.visibility === "hidden" || st.visibility === "collapse" || st.pointerEvents === "none" && !el.matches(INTERACTIVE)) return null;
+    let box = {l: r.left, t: r.top, r: r.right, b: r.bottom};
+    for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (Number(s.opacity) === 0) return null;
+      if (a !== document.body && (s.overflowX !== "visible" || s.overflowY !== "visible")) {
+        const ar = a.getBoundingClientRect();
+        box = {l: Math.max(box.l, ar.left), t: Math.max(box.t, ar.top), r: Math.min(box.r, ar.right), b: Math.min(box.b, ar.bottom)};
+        if (box.r - box.l <= 0 || box.b - box.t <= 0) return null;
+      }
+    }
+    return {rect: r, box: box};
+  }
+
+  function disabled(el) {
+    return el.matches(":disabled") || el.getAttribute("aria-disabled") === "true" || !!el.closest("[inert]");
+  }
+
+  // Everything a pointer can hit: the interactive elements, and what the page's scripts make
+  // clickable (drawn with a pointer cursor: board squares and ships), the outermost of each.
+  // A check box or radio inside a label is hit through its label.
+  function targets() {
+    const found = new Set();
+    document.querySelectorAll(INTERACTIVE).forEach((el) => found.add(el));
+    document.querySelectorAll("body *").forEach((el) => {
+      if (getComputedStyle(el).cursor !== "pointer") return;
+      const parent = el.parentElement;
+      if (parent && getComputedStyle(parent).cursor === "pointer") return;
+      found.add(el);
+    });
+    const out = [];
+    const taken = new Set();
+    found.forEach((el) => {
+      if (disabled(el)) return;
+      let t = el;
+      if (el.matches("input[type=checkbox], input[type=radio]") && el.closest("label")) t = el.closest("label");
+      if (taken.has(t)) return;
+      // Inside another target (a span in a button): the outer one is the target.
+      for (let a = t.parentElement; a; a = a.parentElement) if (found.has(a) && a !== t && !a.matches("label, form")) return;
+      const s = seen(t);
+      if (!s) return;
+      taken.add(t);
+      out.push({el: t, control: el, rect: s.rect, box: s.box});
+    });
+    return out;
+  }
+
+  // WCAG 2.2 2.5.8: a link inside a sentence is exempt (its size is the line's).
+  function inline(el) {
+    if (getComputedStyle(el).display !== "inline") return false;
+    let block = el.parentElement;
+    while (block && getComputedStyle(block).display.startsWith("inline")) block = block.parentElement;
+    if (!block) return false;
+    const own = (el.textContent || "").trim().length;
+    return (block.innerText || "").trim().length > own + 2;
+  }
+
+  function gap(cx, cy, r) {  // from a point to the nearest point of a rectangle
+    const dx = Math.max(r.left - cx, 0, cx - r.right), dy = Math.max(r.top - cy, 0, cy - r.bottom);
+    return Math.hypot(dx, dy);
+  }
+
+  function checkTargets(sizes) {
+    const all = targets();
+    const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+    const small = [], covered = [];
+    const centre = (t) => [(t.rect.left + t.rect.right) / 2, (t.rect.top + t.rect.bottom) / 2];
+    const under = (t) => t.rect.width < MIN - 0.01 || t.rect.height < MIN - 0.01;
+    all.forEach((t) => {
+      if (sizes && under(t) && !inline(t.el)) {
+        const [cx, cy] = centre(t);
+        let near = null;
+        for (const o of all) {
+          if (o === t || o.el.contains(t.el) || t.el.contains(o.el)) continue;
+          const [ox, oy] = centre(o);
+          if (gap(cx, cy, o.rect) < MIN / 2 || (under(o) && Math.hypot(ox - cx, oy - cy) < MIN)) { near = o; break; }
+        }
+        if (near) small.push({target: describe(t.el), size: [Math.round(t.rect.width * 10) / 10, Math.round(t.rect.height * 10) / 10],
+                              near: describe(near.el), at: [Math.round(cx), Math.round(cy)]});
+      }
+      // What a tap at the centre of its visible part would hit.
+      const b = {l: Math.max(t.box.l, 0), t: Math.max(t.box.t, 0), r: Math.min(t.box.r, vw), b: Math.min(t.box.b, vh)};
+      if (b.r - b.l < 1 || b.b - b.t < 1) return;
+      const x = (b.l + b.r) / 2, y = (b.t + b.b) / 2;
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || hit === t.el || t.el.contains(hit) || (t.control !== t.el && hit === t.control)) return;
+      if (pinned(hit) && !pinned(t.el)) return;
+      covered.push({target: describe(t.el), by: describe(hit), at: [Math.round(x), Math.round(y)]});
+    });
+    return {small: small, covered: covered, count: all.length};
+  }
+
+  function visibleText() {
+    const parts = [document.body.innerText];
+    document.querySelectorAll("select").forEach((s) => {
+      if (seen(s)) s.querySelectorAll("option").forEach((o) => parts.push(o.textContent));
+    });
+    return parts.join("\n");
+  }
+
+  function names() {
+    const out = [];
+    document.querySelectorAll("svg text").forEach((t) => { const w = t.textContent.trim(); if (w) out.push(w); });
+    return out;
+  }
+
+  function focusNow() {
+    const a = document.activeElement;
+    return {desc: describe(a), body: !a || a === document.body || a === document.documentElement,
+            shown: !!(a && a !== document.body && a.getBoundingClientRect().width > 0)};
+  }
+
+  // The controls a step may act on, in the board and the panel (not the chat, not links that
+  // leave the page), each marked so the crawl can find it again.
+  function controls(scope) {
+    document.querySelectorAll("[data-crawl]").forEach((el) => el.removeAttribute("data-crawl"));
+    const root = document.querySelector(scope) || document.body;
+    const out = [];
+    targets().forEach((t) => {
+      const el = t.control;
+      if (!root.contains(el) || el.closest("#match-chat, .chat")) return;
+      if (el.matches("a[href]") && !el.hasAttribute("hx-get") && !el.hasAttribute("hx-post") &&
+          !el.closest("svg") && !/^[?#]/.test(el.getAttribute("href"))) return;
+      let kind = "press", key = "Enter", weight = 1;
+      if (el.matches("input[type=checkbox], input[type=radio]")) { kind = "press"; key = "Space"; }
+      else if (el.matches("select")) kind = "select";
+      else if (el.matches("input, textarea")) kind = "fill";
+      else if (el.matches("button[name=action], button:not([type=button]), .cs-spot") || getComputedStyle(el).cursor === "pointer" && !el.matches("summary, [data-zoom]")) weight = 4;
+      const n = out.length;
+      el.setAttribute("data-crawl", String(n));
+      const shown = t.box;
+      const focusable = el.tabIndex >= 0 || el.matches("a[href], button, summary, input, select, textarea");
+      out.push({n: n, kind: kind, key: key, weight: weight, focusable: focusable && !el.closest("svg[aria-hidden=true]"),
+                desc: describe(el), region: region(el), label: el.matches("input") && !seen(el) && !!el.closest("label"),
+                min: el.getAttribute("min"), max: el.getAttribute("max"), options: el.matches("select") ? el.options.length : 0,
+                multiple: !!el.multiple, visibleTop: shown.t, visibleBottom: shown.b});
+    });
+    return out;
+  }
+
+  // The part of the page an action belongs to: its form, section, board or drawing.
+  function region(el) {
+    const r = el.parentElement && el.parentElement.closest("form, fieldset, section, svg, details, [id]");
+    return r ? path(r) : "body";
+  }
+
+  // How much of a region (or, if it is gone, of its nearest surviving ancestor) is on screen.
+  function inView(selector) {
+    let sel = selector, el = null;
+    while (sel) {
+      el = document.querySelector(sel);
+      if (el) break;
+      const cut = sel.lastIndexOf(" > ");
+      sel = cut > 0 ? sel.slice(0, cut) : "";
+    }
+    if (!el) return {found: null};
+    const r = el.getBoundingClientRect(), vh = window.innerHeight;
+    const shown = Math.max(0, Math.min(r.bottom, vh) - Math.max(r.top, 0));
+    return {found: sel, shown: shown, height: r.height, top: r.top, desc: describe(el)};
+  }
+
+  // The page's markup in numbers, to tell which part of it changed: the live part (which the
+  // answers and the socket replace) and the rest.
+  function hash(h) {
+    let x = 0;
+    for (let i = 0; i < h.length; i++) x = (x * 31 + h.charCodeAt(i)) | 0;
+    return h.length + ":" + x;
+  }
+  function fingerprint() {
+    // The marks of the last step's controls are the crawl's, not the page's.
+    document.querySelectorAll("[data-crawl]").forEach((el) => el.removeAttribute("data-crawl"));
+    const all = document.documentElement.outerHTML, live = document.querySelector("#match-live");
+    const part = live ? live.outerHTML : "";
+    return {rest: hash(part ? all.replace(part, "") : all) + ":" + window.innerWidth, live: hash(part)};
+  }
+
+  window.__crawlPage = {
+    fingerprint: fingerprint,
+    describe: describe,
+    page: (sizes) => ({
+      scrollY: window.scrollY, scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth, focus: focusNow(),
+      text: visibleText(), names: names(), targets: checkTargets(sizes),
+    }),
+    controls: controls,
+    inView: inView,
+    focus: focusNow,
+  };
+})();

@@ -1,0 +1,81 @@
+"""The crawl's checks find what they are meant to find: a page made with each defect (and its
+fixed twin) in a real Chromium, no server needed."""
+import pytest
+
+from tests.browser.crawl.crawl_support import Player
+from tests.browser.crawl.crawl_words import RULE_CODE_BY_PLACE, findings
+
+pytestmark = pytest.mark.browser
+
+PAGE = """<!doctype html><html lang="{lang}"><head><title>t</title><style>
+body {{ margin: 0; font: 16px sans-serif; }} .spot {{ position: absolute; width: 14px; height: 14px; padding: 0; }}
+.big {{ width: 30px; height: 30px; }} .lid {{ position: absolute; left: 200px; top: 200px; width: 80px; height: 80px;
+background: #fff; }}</style></head><body><main>{body}</main></body></html>"""
+
+
+class Sheet(Player):
+    """A player on a page made by the test, not served."""
+
+    def __init__(self, browser, lang="en"):
+        super().__init__(browser, "http://127.0.0.1:1", "phone", "self-test")
+        self.lang = lang
+
+    def show(self, body, lang="en"):
+        self.page.set_content(PAGE.format(lang=lang, body=body))
+        return self.page.evaluate("sizes => window.__crawlPage.page(sizes)", True)
+
+
+@pytest.fixture
+def sheet(browser):
+    s = Sheet(browser)
+    yield s
+    s.close()
+
+
+def test_small_targets_close_together_are_found_and_spaced_ones_pass(sheet):
+    near = sheet.show('<button class="spot" style="left:10px;top:10px">a</button>'
+                      '<button class="spot" style="left:30px;top:10px">b</button>')
+    assert len(near["targets"]["small"]) == 2
+    spaced = sheet.show('<button class="spot" style="left:10px;top:10px">a</button>'
+                        '<button class="spot" style="left:60px;top:10px">b</button>')
+    assert spaced["targets"]["small"] == []
+    big = sheet.show('<button class="spot big" style="left:10px;top:10px">a</button>'
+                     '<button class="spot big" style="left:42px;top:10px">b</button>')
+    assert big["targets"]["small"] == []
+
+
+def test_a_link_in_a_sentence_is_exempt_but_a_lone_small_link_is_not(sheet):
+    page = sheet.show('<p style="font-size:12px;line-height:14px">Read the <a href="#r">rules</a> first. '
+                      '<a href="#x">next</a></p>')
+    assert page["targets"]["small"] == []
+    lone = sheet.show('<div style="font-size:10px;line-height:10px"><a href="#a">a</a> <a href="#b">b</a></div>')
+    assert len(lone["targets"]["small"]) == 2
+
+
+def test_a_covered_target_and_a_hidden_one(sheet):
+    page = sheet.show('<button class="spot big" style="left:220px;top:220px">under</button><div class="lid"></div>'
+                      '<details><summary>more</summary><button>inside a closed details</button></details>')
+    covered = page["targets"]["covered"]
+    assert [c["target"] for c in covered] == ['button.spot.big "under"']
+    assert "div.lid" in covered[0]["by"]
+
+
+def test_focus_on_the_body_is_told(sheet):
+    sheet.show("<button id=b>go</button>")
+    assert sheet.page.evaluate("() => window.__crawlPage.focus()")["body"]
+    sheet.page.focus("#b")
+    assert not sheet.page.evaluate("() => window.__crawlPage.focus()")["body"]
+
+
+def test_the_words_a_player_must_not_read():
+    found = {(check, what) for check, what, _ in findings(
+        "Home city: Copenhagen (F7)\nhome None\nThe bank: draw_card\nDas Spiel ist vorbei: the match deadline passed.",
+        lang="de", names=["Copenhagen"])}
+    assert {("rule code", "F7"), ("None", "None"), ("snake_case", "draw_card"),
+            ("English on a de page", "the")} <= found
+    assert findings("Skibet sejler til Cape of Good Hope", lang="da", names=["Cape of Good Hope"]) == []
+    assert findings("Kystlinjer fra Natural Earth", lang="da", names=["E"]) == []
+    assert findings("Tidszone: America/Port_of_Spain", lang="sv") == []
+    # Pirater names squares like rule codes: there only the bracketed or colon form counts.
+    assert findings("Dit skib på F5 sejler til C8", rule_code=RULE_CODE_BY_PLACE) == []
+    assert [w for _, w, _ in findings("Hjemhavn (P5) · P20: tre", rule_code=RULE_CODE_BY_PLACE)] == ["(P5)", "P20:"]
