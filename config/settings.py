@@ -206,7 +206,9 @@ SOCKET_MESSAGE_BURST = int(env("SOCKET_MESSAGE_BURST", "10"))
 SOCKET_MESSAGES_PER_SECOND = float(env("SOCKET_MESSAGES_PER_SECOND", "1"))
 SOCKETS_PER_USER = int(env("SOCKETS_PER_USER", "20"))
 SOCKETS_PER_ADDRESS = int(env("SOCKETS_PER_ADDRESS", "50"))
-SOCKET_COUNT_SECONDS = 6 * 3600  # a count not touched for this long is forgotten
+# A server process that stops refreshing its socket counts (it died) is forgotten this much later
+# (games/socket_slots.py).
+SOCKET_SLOT_SECONDS = int(env("SOCKET_SLOT_SECONDS", "30"))
 
 # Rated games a player needs before appearing on a leaderboard.
 LEADERBOARD_MIN_GAMES = int(env("LEADERBOARD_MIN_GAMES", "3"))
