@@ -112,18 +112,22 @@ class Layout:
         self.processes.append(process)
         return process
 
-    def start_daphne(self, number):
-        process = self._start(f"daphne-{number}-{time.monotonic_ns()}", DAPHNE.format(port=self.ws_ports[number]))
-        if number < len(self.daphnes):
-            self.daphnes[number] = process
-        else:
-            self.daphnes.append(process)
-        self._wait_http(self.ws_ports[number])
-        return process
+    def start_daphnes(self, *numbers):
+        """Start these Daphnes (again) at once, and return once each of them answers."""
+        for number in numbers:
+            process = self._start(f"daphne-{number}-{time.monotonic_ns()}", DAPHNE.format(port=self.ws_ports[number]))
+            if number < len(self.daphnes):
+                self.daphnes[number] = process
+            else:
+                self.daphnes.append(process)
+        for number in numbers:
+            self._wait_http(self.ws_ports[number])
 
     def kill_daphne(self, number):
-        self.daphnes[number].send_signal(signal.SIGKILL)
-        self.daphnes[number].wait()
+        process = self.daphnes[number]
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        self.processes.remove(process)  # gone on purpose
 
     def nginx_conf(self) -> str:
         """docs/deploy/nginx.conf on this layout's ports, listening without TLS."""
@@ -168,8 +172,7 @@ class Layout:
     def __enter__(self):
         try:
             self._start("granian", GRANIAN.format(port=self.http_port))
-            for number in range(len(self.ws_ports)):
-                self.start_daphne(number)
+            self.start_daphnes(*range(len(self.ws_ports)))
             self._wait_http(self.http_port)
             self._start_nginx()
         except BaseException:

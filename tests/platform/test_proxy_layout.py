@@ -24,7 +24,7 @@ CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 def test_the_readme_starts_what_this_test_starts():
-    text = " ".join(README.read_text().split())
+    text = " ".join(README.read_text().replace("\\\n", " ").split())
     assert GRANIAN.format(port=8001) in text
     assert DAPHNE.format(port=8002) in text and DAPHNE.format(port=8003) in text
     assert all(f"{name}={value}" in text for name, value in ENVIRONMENT.items())
