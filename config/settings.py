@@ -104,6 +104,11 @@ DATABASES = {
     "default": dj_database_url.parse(
         env("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(env("DB_CONN_MAX_AGE", "0")),
+        # A kept connection is checked (SELECT 1) before the first query of each request or
+        # socket render, and opened again if the server ended it (a restart, a failover, an
+        # idle timeout): that request then succeeds, where each thread's next one was a 503
+        # and its sockets were dropped (issue 29).
+        conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
