@@ -79,8 +79,8 @@ async def test_every_socket_is_back_within_seconds_after_a_daphne_is_killed(redi
             back = await _all_open(viewers, 30)
             print(f"{SOCKETS} sockets open in {opened:.1f} s ({first_tries} tries); "
                   f"{away} dropped by the kill, all back {back:.1f} s later")
-            assert away > SOCKETS // 5  # the killed Daphne held a good share of them
-            assert back < 15
+            assert away > SOCKETS // 5, f"the killed Daphne held only {away} sockets"
+            assert back < 15, f"all back only {back:.1f} s after the kill"
         except BaseException:
             print(layout.tail()[-6000:])
             raise
@@ -112,7 +112,7 @@ async def test_every_socket_is_back_within_seconds_after_both_daphnes_restart(re
             await sync_to_async(layout.start_daphnes)(0, 1)
             back = await _all_open(viewers, 60)
             print(f"{SOCKETS} sockets: all back {back:.1f} s after both Daphnes listened again")
-            assert back < 10
+            assert back < 10, f"all back only {back:.1f} s after both Daphnes listened again"
         except BaseException:
             print(layout.tail()[-6000:])
             raise
