@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test bench browser worker messages clean crawl
+.PHONY: install run test bench browser nginx worker messages clean crawl
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,7 +46,14 @@ browser:
 	  (apt-get install -y -q chromium >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)); \
 	else $(PY) -m playwright install chromium; fi
 
-test: install browser
+# The tests of the production layout (tests/platform) start nginx with docs/deploy/nginx.conf.
+nginx:
+	@if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  (apt-get install -y -q nginx >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q nginx >/dev/null)); \
+	else echo "install nginx for tests/platform (e.g. apt-get install -y nginx)" >&2; fi
+
+test: install browser nginx
 	$(PY) -m pytest
 
 # The browser crawl of every game at both sizes, longer than in `make test`: before a release.

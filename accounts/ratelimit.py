@@ -112,3 +112,13 @@ def allow_user(kind: str, user) -> bool:
         return True
     limit, seconds = parse_rate(rate)
     return allow(kind, str(user.pk), limit, seconds)
+
+
+@_tolerant(None)
+def give_back(kind: str, user) -> None:
+    """Uncount one of allow_user's `kind`: the request it counted was refused after all."""
+    if settings.ACTION_RATES.get(kind):
+        try:
+            cache.decr(f"rate:{kind}:{user.pk}")
+        except ValueError:  # the window ended meanwhile
+            pass

@@ -104,6 +104,11 @@ DATABASES = {
     "default": dj_database_url.parse(
         env("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(env("DB_CONN_MAX_AGE", "0")),
+        # A kept connection is checked (SELECT 1) before the first query of each request or
+        # socket render, and opened again if the server ended it (a restart, a failover, an
+        # idle timeout): that request then succeeds, where each thread's next one was a 503
+        # and its sockets were dropped (issue 29).
+        conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -206,7 +211,9 @@ SOCKET_MESSAGE_BURST = int(env("SOCKET_MESSAGE_BURST", "10"))
 SOCKET_MESSAGES_PER_SECOND = float(env("SOCKET_MESSAGES_PER_SECOND", "1"))
 SOCKETS_PER_USER = int(env("SOCKETS_PER_USER", "20"))
 SOCKETS_PER_ADDRESS = int(env("SOCKETS_PER_ADDRESS", "50"))
-SOCKET_COUNT_SECONDS = 6 * 3600  # a count not touched for this long is forgotten
+# A server process that stops refreshing its socket counts (it died) is forgotten this much later
+# (games/socket_slots.py).
+SOCKET_SLOT_SECONDS = int(env("SOCKET_SLOT_SECONDS", "30"))
 
 # Rated games a player needs before appearing on a leaderboard.
 LEADERBOARD_MIN_GAMES = int(env("LEADERBOARD_MIN_GAMES", "3"))

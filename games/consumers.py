@@ -19,11 +19,10 @@ from collections import OrderedDict
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils import translation
 
-from games import panels, selectors
+from games import panels, selectors, socket_slots
 from games.errors import ServiceError
 from games.live import group_name
 
@@ -124,39 +123,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # A (re)connecting browser catches up at once with whatever it missed.
         await self._send_live()
 
-    def _socket_keys(self):
-        user = self.scope.get("user")
-        keys = []
-        if user is not None and user.is_authenticated:
-            keys.append((f"sockets:user:{user.pk}", settings.SOCKETS_PER_USER))
-        client = self.scope.get("client") or (None,)
-        if client[0]:
-            keys.append((f"sockets:addr:{client[0]}", settings.SOCKETS_PER_ADDRESS))
-        return keys
-
     def _count_in(self) -> bool:
         """Count this socket against its user's and its address's limits; False if either is
-        full. The counts live in the cache (shared by every server with Redis) and expire, so a
-        crashed server's sockets are forgotten. If the cache is away, sockets are let in."""
-        try:
-            for key, limit in self._socket_keys():
-                cache.add(key, 0, settings.SOCKET_COUNT_SECONDS)
-                if cache.incr(key) > limit:
-                    cache.decr(key)
-                    self._count_out()
-                    return False
-                cache.touch(key, settings.SOCKET_COUNT_SECONDS)
-                self.counted.append(key)
-        except Exception:
-            log.warning("socket limits unavailable (cache error)", exc_info=True)
-        return True
+        full (games/socket_slots.py)."""
+        self.counted = socket_slots.claim(self.scope)
+        return self.counted is not None
 
     def _count_out(self):
-        for key in self.counted:
-            try:
-                cache.decr(key)
-            except Exception:  # expired meanwhile, or the cache is away
-                pass
+        socket_slots.release(self.counted)
         self.counted = []
 
     def _invite(self):

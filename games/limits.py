@@ -4,6 +4,7 @@ imports a day (settings, README), and per-user request rates (settings.ACTION_RA
 
 The bounds are counted with the player's own row locked (lock_player, inside the service's
 transaction), so racing requests from several sessions queue instead of slipping past them."""
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
@@ -22,6 +23,20 @@ def check_rate(kind: str, user) -> None:
     """Chat posts, new matches, joins and imports make work for others: a per-user rate."""
     if user is not None and user.is_authenticated and not ratelimit.allow_user(kind, user):
         raise TooMany(_("Too many requests in a short time. Please wait a few minutes and try again."))
+
+
+@contextmanager
+def rate_counted(kind: str, user):
+    """check_rate around the work the request asks for, given back if that work is refused (it
+    raises): only what was done counts. Three matches created and a few forms refused for
+    their fields made the next valid one a 429 (issue 29)."""
+    check_rate(kind, user)
+    try:
+        yield
+    except BaseException:
+        if user is not None and user.is_authenticated:
+            ratelimit.give_back(kind, user)
+        raise
 
 
 def lock_player(user) -> None:

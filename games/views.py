@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from games import limits, panels, selectors, services, validation
 from games.engines import ENGINES, IllegalAction, get_engine
 from games.engines.dice import seed_hash
-from games.errors import ServiceError
+from games.errors import ServiceError, TooMany
 from games.forms import MatchForm
 from games.limits import ROUNDS_OPTION
 from games.models import Match
@@ -73,10 +73,6 @@ def match_new(request):
     error = None
     if request.method == "POST" and not switching and form.is_valid():
         data = form.cleaned_data
-        try:
-            limits.check_rate("match_create", request.user)
-        except ServiceError as exc:
-            return _error_page(request, exc)
         raw = {o["name"]: request.POST.get(f"opt_{o['name']}", "") for o in shown}
         for o in shown:  # an unticked checkbox posts nothing: that means "no"
             if o["kind"] == "bool" and f"opt_{o['name']}" not in request.POST:
@@ -98,14 +94,18 @@ def match_new(request):
                 error = said
         else:
             try:
-                match = services.match_create(
-                    creator=request.user, game=data["game"], seats=data["seats"], options=raw,
-                    turn_seconds=data["turn_hours"] * 3600, time_bank_seconds=data["time_bank_hours"] * 3600,
-                    game_deadline=data["game_deadline"], round_limit=round_limit,
-                    is_public=data["is_public"], title=data["title"], rated=data["rated"],
-                    allow_vacation=data["allow_vacation"], bots_cover_absence=data["bots_cover_absence"],
-                    bot_seats=data["bot_seats"] or 0,
-                )
+                # Counted only once the fields are good, and given back if the match is refused.
+                with limits.rate_counted("match_create", request.user):
+                    match = services.match_create(
+                        creator=request.user, game=data["game"], seats=data["seats"], options=raw,
+                        turn_seconds=data["turn_hours"] * 3600, time_bank_seconds=data["time_bank_hours"] * 3600,
+                        game_deadline=data["game_deadline"], round_limit=round_limit,
+                        is_public=data["is_public"], title=data["title"], rated=data["rated"],
+                        allow_vacation=data["allow_vacation"], bots_cover_absence=data["bots_cover_absence"],
+                        bot_seats=data["bot_seats"] or 0,
+                    )
+            except TooMany as exc:
+                return _error_page(request, exc)
             except ServiceError as exc:
                 error = exc.message
             else:

@@ -58,3 +58,13 @@ document.addEventListener("change", function (event) {
   select.setAttribute("data-shown", select.value);
   window.htmx.trigger(select, "game-changed");
 });
+
+// Match sockets reconnect after a random wait of up to 0.5 s, doubling per failed try to at most
+// 5 s ("full jitter", capped): when a server dies its viewers come back spread out, none later
+// than a few seconds. htmx's own default doubles up to 64 s, so after a crash the last viewers
+// waited minutes for live updates (issue 29).
+if (window.htmx) {
+  window.htmx.config.wsReconnectDelay = function (retries) {
+    return Math.min(5000, 500 * Math.pow(2, retries)) * Math.random();
+  };
+}

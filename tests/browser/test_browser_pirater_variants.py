@@ -40,16 +40,25 @@ def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, 
     # A socket update may swap the form away under a click: choose again while it is offered.
     ports = anna.page.locator("fieldset:has(legend:has-text('Choose your home port')) button")
     roll = anna.page.locator("button:has-text('Roll the dice')")
+    won = anna.page.locator(".pt-winner")
     deadline = time.monotonic() + 30
-    while not roll.count() and time.monotonic() < deadline:
+    while not roll.count() and not won.count() and time.monotonic() < deadline:
         if ports.count():
             try:
                 ports.first.click(timeout=2000)
             except PlaywrightError:
                 pass  # swapped away meanwhile: look again
         anna.page.wait_for_timeout(250)
-    # Bots move at once; when it is anna's turn she rolls and sails by clicking.
-    anna.page.wait_for_selector("button:has-text('Roll the dice')", timeout=15000)
+    # Bots move at once; when it is anna's turn she rolls and sails by clicking. In Flotilla a
+    # bot that rolls first may capture her whole fleet on its home anchorage before she ever
+    # rolls (P15, P19; see the test below): the page then shows the winner, which is the end.
+    anna.page.wait_for_selector("button:has-text('Roll the dice'), .pt-winner", timeout=15000)
+    if won.count() and not roll.count():
+        match.refresh_from_db()
+        assert variant == "flotilla" and match.status == Match.FINISHED
+        assert match.standings[0]["rank"] == 1 and anna.errors == []
+        anna.shot("won at once")
+        return
     before = int(anna.page.get_attribute("#match-live", "data-version"))
     anna.page.click("button:has-text('Roll the dice')")
     # The roll's answer swapped in (the port choices had already raised the version).
@@ -72,3 +81,27 @@ def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, 
     match.refresh_from_db()
     assert match.status == Match.FINISHED and match.standings[0]["rank"] == 1
     assert anna.errors == []
+
+
+@pytest.mark.rule("P28")
+@pytest.mark.rule("P19")
+def test_a_flotilla_can_be_captured_whole_before_its_owner_first_rolls():
+    """Why the variant's browser run may end before anna's first roll: the three ships wait
+    stacked on the home anchorage (P28), and a first roller whose dice reach it exactly takes
+    the whole fleet, the last of her ships, and wins (P15, P19)."""
+    from games.engines import get_engine
+
+    engine = get_engine("pirater")
+    state = engine.new_game(2, "3a6fc6215ad1de5b", {"flotilla": True})
+    assert engine.to_act(state) == [1] and state["phase"] == "ports"
+    state, _ = engine.apply(state, 1, {"type": "choose_port", "port": 0})
+    state, _ = engine.apply(state, 0, {"type": "choose_port", "port": 1})
+    rolled_by = []
+    while not engine.is_over(state):
+        seat = engine.to_act(state)[0]
+        action = engine.timeout_action(state, seat)
+        if action["type"] == "roll":
+            rolled_by.append(seat)
+        state, events = engine.apply(state, seat, action)
+    assert rolled_by == [1]
+    assert engine.standings(state)[0]["seat"] == 1 and "win" in [e["type"] for e in events]

@@ -22,8 +22,16 @@ class Command(BaseCommand):
         parser.add_argument("--port", default="8000")
         parser.add_argument("--stop-seconds", type=float, default=5,
                             help="On SIGTERM or SIGINT, exit at the latest this many seconds later.")
+        # Daphne's own default is 50: a crowd reconnecting after a crash or a deploy overflowed
+        # it (2,528 kernel listen-queue overflows for 1,200 sockets at once, issue 29). The
+        # kernel caps it at net.core.somaxconn (4096 on current Linux).
+        parser.add_argument("--backlog", type=int, default=4096,
+                            help="Connections the kernel holds for the server while it is busy.")
+        parser.add_argument("--proxy-headers", action="store_true",
+                            help="Behind a proxy: the visitor's address is the proxy's X-Real-IP header "
+                                 "(only for a server that the proxy alone can reach).")
 
-    def handle(self, bind, port, stop_seconds, **options):
+    def handle(self, bind, port, stop_seconds, backlog, proxy_headers, **options):
         from daphne.cli import CommandLineInterface  # installs Twisted's asyncio reactor first
         from twisted.internet import reactor
 
@@ -34,5 +42,10 @@ class Command(BaseCommand):
             self.stdout.write(f"Background jobs run in this process (sweep every {settings.SWEEP_SECONDS} s).")
         reactor.addSystemEventTrigger("before", "shutdown", _exit_after, stop_seconds)
         self.stdout.write(f"Tradewinds on http://{bind}:{port}/")
-        CommandLineInterface().run(["-b", bind, "-p", str(port), "--application-close-timeout", "2",
+        # A Twisted endpoint, which takes the backlog (-b/-p do not); colons in an IPv6 address
+        # are escaped as in Daphne's own endpoint strings.
+        interface = bind.replace(":", "\\:")
+        endpoint = f"tcp:port={int(port)}:interface={interface}:backlog={backlog}"
+        proxy = ["--proxy-headers", "--proxy-headers-host", "X-Real-IP"] if proxy_headers else []
+        CommandLineInterface().run(["-e", endpoint, *proxy, "--application-close-timeout", "2",
                                     "config.asgi:application"])

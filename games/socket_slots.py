@@ -1,0 +1,199 @@
+"""Match sockets open at once per user and per address (SOCKETS_PER_USER, SOCKETS_PER_ADDRESS),
+counted across every server process, and forgotten soon after a process dies.
+
+With Redis, each bound is a hash (one per user or address) holding one count per process; a
+process also keeps a key of its own alive (`socket-process:<id>`, SOCKET_SLOT_SECONDS, refreshed
+by a thread a few times within that). A claim adds up the counts of the processes still alive
+and drops the others', in one script, so a Daphne killed with its sockets open (a crash, an
+out-of-memory kill) stops counting within SOCKET_SLOT_SECONDS: one count per user or address,
+kept for hours and refreshed by every new socket, held a user below SOCKETS_PER_USER after a
+crash (issue 29). A process that finds its own key gone (Redis restarted, or the process was
+stalled past the expiry and others dropped its counts) writes its counts again.
+
+Without Redis the cache is the process's own memory, which dies with the process: counted there.
+If Redis is away, sockets are let in (the limits fail open and say so in the log)."""
+import logging
+import os
+import secrets
+import socket
+import threading
+
+import redis
+from django.conf import settings
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
+
+log = logging.getLogger(__name__)
+
+# A claim: every bound with room gets this process's count raised by one; None (nothing counted)
+# when one of them is full.
+_CLAIM = """
+local me, alive_prefix, keep = ARGV[1], ARGV[2], tonumber(ARGV[3])
+for i, key in ipairs(KEYS) do
+  local fields, total = redis.call('HGETALL', key), 0
+  for j = 1, #fields, 2 do
+    local process = fields[j]
+    if process ~= me and redis.call('EXISTS', alive_prefix .. process) == 0 then
+      redis.call('HDEL', key, process)
+    else
+      total = total + tonumber(fields[j + 1])
+    end
+  end
+  if total >= tonumber(ARGV[3 + i]) then
+    return i
+  end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('HINCRBY', key, me, 1)
+  redis.call('EXPIRE', key, keep)
+end
+return 0
+"""
+_RELEASE = """
+for _, key in ipairs(KEYS) do
+  if redis.call('HINCRBY', key, ARGV[1], -1) <= 0 then
+    redis.call('HDEL', key, ARGV[1])
+  end
+end
+"""
+
+
+def bounds(scope) -> list[tuple[str, int]]:
+    """The bounds a socket counts against: its user's (signed in) and its address's."""
+    user = scope.get("user")
+    keys = []
+    if user is not None and user.is_authenticated:
+        keys.append((f"sockets:user:{user.pk}", settings.SOCKETS_PER_USER))
+    client = scope.get("client") or (None,)
+    if client[0]:
+        keys.append((f"sockets:addr:{client[0]}", settings.SOCKETS_PER_ADDRESS))
+    return keys
+
+
+def claim(scope) -> list[str] | None:
+    """Count a new socket; None if a bound is full. What it returns is given to release()."""
+    try:
+        return _backend().claim(bounds(scope))
+    except Exception:
+        log.warning("socket limits unavailable (cache error)", exc_info=True)
+        return []
+
+
+def release(claimed: list[str] | None) -> None:
+    if not claimed:
+        return
+    try:
+        _backend().release(claimed)
+    except Exception:  # the cache is away: the process's counts are written again when it is back
+        log.warning("socket count not given back (cache error)", exc_info=True)
+
+
+class _InCache:
+    """The process's own cache (no Redis): counts die with the process."""
+
+    def claim(self, keys):
+        counted = []
+        for key, limit in keys:
+            cache.add(key, 0, None)
+            if cache.incr(key) > limit:
+                cache.decr(key)
+                self.release(counted)
+                return None
+            counted.append(key)
+        return counted
+
+    def release(self, keys):
+        for key in keys:
+            try:
+                cache.decr(key)
+            except ValueError:  # cleared meanwhile
+                pass
+
+
+class _InRedis:
+    def __init__(self, location):
+        self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.client = redis.Redis.from_url(location, socket_connect_timeout=5, socket_timeout=5)
+        self.claim_script = self.client.register_script(_CLAIM)
+        self.release_script = self.client.register_script(_RELEASE)
+        self.seconds = max(1, int(settings.SOCKET_SLOT_SECONDS))
+        # The hashes outlive a process's key by far: each alive process refreshes its own.
+        self.keep = self.seconds * 20
+        self.alive_key = cache.make_key(f"socket-process:{self.me}")
+        self.mine, self.lock = {}, threading.Lock()  # this process's counts, by hash
+        self.beating = False
+
+    def _key(self, name):
+        # Named as the cache names its keys (prefix and version), beside the other counters.
+        return cache.make_key(name)
+
+    def _beat(self) -> None:
+        """Keep this process's key alive; if it was gone, write this process's counts again."""
+        pipe = self.client.pipeline()
+        pipe.set(self.alive_key, 1, ex=self.seconds, get=True)
+        with self.lock:
+            counts = dict(self.mine)
+        for key in counts:
+            pipe.expire(key, self.keep)
+        was = pipe.execute()[0]
+        if was is None and counts:
+            pipe = self.client.pipeline()
+            for key, n in counts.items():
+                pipe.hset(key, self.me, n)
+                pipe.expire(key, self.keep)
+            pipe.execute()
+
+    def _keep_beating(self) -> None:
+        stop = threading.Event()
+        while not stop.wait(self.seconds / 3):
+            try:
+                self._beat()
+            except Exception:
+                log.warning("socket counts not refreshed (cache error)", exc_info=True)
+
+    def _start(self) -> None:
+        with self.lock:
+            if self.beating:
+                return
+            self.beating = True
+        self._beat()
+        threading.Thread(target=self._keep_beating, name="socket-slots", daemon=True).start()
+
+    def claim(self, keys):
+        if not keys:
+            return []
+        self._start()
+        names = [self._key(key) for key, _ in keys]
+        full = self.claim_script(keys=names, args=[self.me, self._key("socket-process:"), self.keep,
+                                                   *[limit for _, limit in keys]])
+        if full:
+            return None
+        with self.lock:
+            for name in names:
+                self.mine[name] = self.mine.get(name, 0) + 1
+        return names
+
+    def release(self, names):
+        with self.lock:
+            for name in names:
+                left = self.mine.get(name, 0) - 1
+                if left > 0:
+                    self.mine[name] = left
+                else:
+                    self.mine.pop(name, None)
+        self.release_script(keys=names, args=[self.me])
+
+
+_backends: dict[tuple, object] = {}
+_backends_lock = threading.Lock()
+
+
+def _backend():
+    # One per process (a forked server gets its own id and connections) and cache location.
+    location = settings.CACHES["default"].get("LOCATION") if isinstance(caches["default"], RedisCache) else None
+    key = (os.getpid(), location)
+    with _backends_lock:
+        backend = _backends.get(key)
+        if backend is None:
+            backend = _backends[key] = _InRedis(location) if location else _InCache()
+    return backend

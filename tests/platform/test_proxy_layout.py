@@ -1,0 +1,120 @@
+"""README's production layout behind nginx (docs/deploy/nginx.conf) keeps every limit per
+visitor and answers in the API's words what nginx refuses itself (issue 29, items 3 and 4).
+
+Two visitors come from different loopback addresses (127.0.0.2 and 127.0.0.3, as client
+source addresses): the README's example sent no X-Forwarded-For and ran Daphne without proxy
+headers, so everybody was nginx's 127.0.0.1, five wrong passwords locked an account's owner out
+from everywhere, and SOCKETS_PER_ADDRESS became a cap for the whole site."""
+import asyncio
+import re
+import secrets
+from pathlib import Path
+
+import httpx
+import pytest
+from asgiref.sync import sync_to_async
+
+from games import services
+from tests.conftest import make_user
+from tests.platform.conftest import DAPHNE, ENVIRONMENT, GRANIAN, NGINX_CONF, Layout
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+pytestmark = pytest.mark.django_db(transaction=True)
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def test_the_readme_starts_what_this_test_starts():
+    text = " ".join(README.read_text().replace("\\\n", " ").split())
+    assert GRANIAN.format(port=8001) in text
+    assert DAPHNE.format(port=8002) in text and DAPHNE.format(port=8003) in text
+    assert all(f"{name}={value}" in text for name, value in ENVIRONMENT.items())
+    assert "docs/deploy/nginx.conf" in text
+    conf = NGINX_CONF.read_text()
+    assert "proxy_set_header X-Real-IP $remote_addr;" in conf
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in conf
+
+
+def _client(layout, address):
+    return httpx.Client(base_url=layout.base, transport=httpx.HTTPTransport(local_address=address), timeout=30)
+
+
+def _log_in(client, username, password) -> httpx.Response:
+    page = client.get("/accounts/login/")
+    token = CSRF.search(page.text).group(1)
+    return client.post("/accounts/login/", data={"username": username, "password": password,
+                                                 "csrfmiddlewaretoken": token})
+
+
+async def _open(layout, match_id, address):
+    """A socket through nginx from `address`: True if accepted, False if refused."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+
+    try:
+        ws = await connect(f"ws://127.0.0.1:{layout.port}/ws/matches/{match_id}/", origin=layout.base,
+                           local_addr=(address, 0), open_timeout=20)
+    except InvalidStatus as refused:
+        assert refused.response.status_code == 403  # closed before the handshake was accepted
+        return None
+    await asyncio.wait_for(ws.recv(), 20)  # its first render: a socket really open and counted
+    return ws
+
+
+@pytest.mark.asyncio
+async def test_two_visitors_behind_nginx_are_counted_apart(redis_url, tmp_path):
+    name = f"anna{secrets.token_hex(3)}"  # failed logins live in Redis for 15 minutes
+    anna = await sync_to_async(make_user)(name)
+    match = await sync_to_async(services.match_create)(creator=anna, game="pirater", seats=2, options={},
+                                                       is_public=True)
+    with Layout(redis_url, tmp_path, SOCKETS_PER_ADDRESS="3", LOGIN_ATTEMPTS="5") as layout:
+        try:
+            # Five wrong passwords from one address lock the account there, and only there.
+            with _client(layout, "127.0.0.2") as guesser, _client(layout, "127.0.0.3") as owner:
+                for _ in range(5):
+                    assert (await sync_to_async(_log_in)(guesser, name, "wrong")).status_code == 400
+                locked = await sync_to_async(_log_in)(guesser, name, "pw-" + name * 2)
+                assert locked.status_code == 429
+                welcome = await sync_to_async(_log_in)(owner, name, "pw-" + name * 2)
+                assert welcome.status_code == 302, welcome.text[:500]
+
+            # Three sockets per address: the fourth from one address is refused, another's are not.
+            first = [await _open(layout, match.pk, "127.0.0.2") for _ in range(3)]
+            assert all(first)
+            assert await _open(layout, match.pk, "127.0.0.2") is None
+            second = [await _open(layout, match.pk, "127.0.0.3") for _ in range(3)]
+            assert all(second)
+            for ws in first + second:
+                await ws.close()
+        except BaseException:
+            print(layout.tail())
+            raise
+
+
+def test_nginx_refuses_oversized_bodies_and_headers_in_the_apis_words(redis_url, tmp_path):
+    with Layout(redis_url, tmp_path, daphnes=1) as layout, httpx.Client(base_url=layout.base, timeout=30) as http:
+        try:
+            # Over REQUEST_MAX_BYTES (1 MiB): nginx's own 413, every time, never a 502 page.
+            for size in (1024 * 1024 + 1, 2 * 1024 * 1024, 3 * 1024 * 1024):
+                for _ in range(3):
+                    answer = http.post("/api/matches", content=b"x" * size,
+                                       headers={"Content-Type": "application/json"})
+                    assert answer.status_code == 413
+                    assert answer.headers["content-type"].startswith("application/json")
+                    assert answer.json()["error"]
+            # At most the limit, the app reads it and answers for itself (here: no token).
+            answer = http.post("/api/matches", content=b"{}", headers={"Content-Type": "application/json"})
+            assert answer.status_code == 401 and answer.json()["error"]
+            # An import may be up to IMPORT_MAX_BYTES (4 MiB): nginx lets 3 MiB through to the app.
+            answer = http.post("/matches/import/", content=b"x" * (3 * 1024 * 1024),
+                               headers={"Content-Type": "application/octet-stream"})
+            assert answer.status_code != 413 and answer.status_code < 500
+            answer = http.post("/matches/import/", content=b"x" * (5 * 1024 * 1024))
+            assert answer.status_code == 413 and answer.json()["error"]
+            # A header over nginx's buffers.
+            answer = http.get("/api/me", headers={"Cookie": "a=" + "b" * 40000})
+            assert answer.status_code == 400
+            assert answer.headers["content-type"].startswith("application/json")
+            assert answer.json()["error"]
+        except BaseException:
+            print(layout.tail())
+            raise
