@@ -317,6 +317,9 @@ CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# Kombu's Redis transport with a channel that finishes closing on a dead connection: the cause
+# of that crash (issue 29, reproduced under the production layout), see config/broker.py.
+CELERY_BROKER_TRANSPORT = "config.broker:Transport" if REDIS_URL else None
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 5, "socket_timeout": 30,
                                    "health_check_interval": 25, "retry_on_timeout": True}
 
