@@ -1,7 +1,7 @@
 """Kombu's Redis transport with a channel that finishes closing when the broker is gone.
 
 Why the worker died when Redis went away (issue 29, reproduced in
-tests/platform/test_worker_outage.py with the worker as `make worker` starts it):
+tests/ops/test_worker_outage.py with the worker as `make worker` starts it):
 
 1. The worker's task channel waits on Redis in a BRPOP most of the time. A channel closed while
    its BRPOP is pending first reads that BRPOP's reply, so that a message Redis popped is not

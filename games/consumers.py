@@ -23,6 +23,7 @@ from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils import translation
 
+from config import metrics
 from games import panels, selectors
 from games.errors import ServiceError
 from games.live import group_name
@@ -121,6 +122,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(group_name(self.match_id), self.channel_name)
         await self.accept()
+        metrics.socket_opened(self)  # open sockets per process (/metrics)
         # A (re)connecting browser catches up at once with whatever it missed.
         await self._send_live()
 
@@ -177,6 +179,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return translation.get_language_from_request(request)
 
     async def disconnect(self, code):
+        metrics.socket_closed(self)
         await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
         if getattr(self, "counted", None):
             await _in_pool(self._count_out)()

@@ -1,0 +1,105 @@
+"""Issue 29 item 6: /health/ names what is wrong (database, cache, broker, the worker's and beat's
+heartbeats, late deadlines) for a load balancer and a supervisor; /metrics counts the moves, the
+sockets, the jobs and the deadlines, for Prometheus only."""
+import time
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.utils import timezone
+from prometheus_client import REGISTRY
+
+from config import health, metrics
+from games import services
+from games.models import Match
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the checks run on threads of their own
+
+
+def _health(client=None):
+    response = (client or Client()).get("/health/?format=json")
+    return response.status_code, response.json()
+
+
+def _failing(report):
+    return {name for name, status in report.items() if status != "OK"}
+
+
+def test_health_is_ok_without_a_worker_and_says_which_deadline_is_late(race_match, settings):
+    status, report = _health()
+    assert status == 200, report
+    assert any("Database" in name for name in report) and any("Cache" in name for name in report)
+    Match.objects.filter(pk=race_match.pk).update(next_due_at=timezone.now() - timedelta(minutes=10))
+    status, report = _health()
+    assert status == 500 and {n for n in _failing(report)} == {"DeadlineSweepLag()"}, report
+    assert "a deadline has waited 6" in report["DeadlineSweepLag()"]
+
+
+def test_health_with_a_worker_expects_the_broker_and_both_heartbeats(settings, private_redis):
+    from tests.test_outage import _drop_connections
+    from config.celery import app
+
+    settings.JOBS_IN_PROCESS = False
+    before = app.conf.broker_url
+    app.conf.broker_url = private_redis.url
+    _drop_connections(app)
+    try:
+        cache.delete_many([health.WORKER_HEARTBEAT, health.BEAT_HEARTBEAT])
+        status, report = _health()
+        assert status == 500 and _failing(report) == {"Heartbeat(process='worker')", "Heartbeat(process='beat')"}, report
+        health.beat(health.BEAT_HEARTBEAT)  # beat queues its jobs, but the worker is gone
+        cache.set(health.WORKER_HEARTBEAT, time.time() - 3600)
+        status, report = _health()
+        assert status == 500 and _failing(report) == {"Heartbeat(process='worker')"}, report
+        assert "worker heartbeat 3600 s old" in report["Heartbeat(process='worker')"]
+        health.beat(health.WORKER_HEARTBEAT)
+        assert _health()[0] == 200
+        private_redis.stop()  # the broker goes away
+        status, report = _health()
+        assert status == 500 and "Broker()" in _failing(report), report
+    finally:
+        app.conf.broker_url = before
+        _drop_connections(app)
+
+
+def test_metrics_count_moves_applied_and_refused_with_their_reason(race_match, player, opponent, staff):
+    def sample(name, **labels):
+        return REGISTRY.get_sample_value(name, labels) or 0.0
+
+    applied, refused = sample("tradewinds_moves_applied_total", game="race"), \
+        sample("tradewinds_moves_refused_total", reason="refused")
+    services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    with pytest.raises(Exception):
+        services.action_apply(match_id=race_match.pk, user=opponent, action={"type": "roll"})  # not their turn
+    assert sample("tradewinds_moves_applied_total", game="race") == applied + 1
+    assert sample("tradewinds_moves_refused_total", reason="refused") == refused + 1
+
+    from tests.conftest import client_for
+
+    body = client_for(staff).get("/metrics").content.decode()
+    assert 'tradewinds_moves_applied_total{game="race"}' in body
+    assert "django_http_requests_latency_seconds_by_view_method" in body  # django-prometheus's
+    assert "tradewinds_deadline_sweep_lag_seconds" in body and "tradewinds_open_sockets" in body
+
+
+def test_metrics_are_not_shown_to_anyone_else(player):
+    from tests.conftest import client_for
+
+    assert Client(REMOTE_ADDR="203.0.113.9").get("/metrics").status_code == 404
+    assert client_for(player).get("/metrics", REMOTE_ADDR="203.0.113.9").status_code == 404
+    assert Client(REMOTE_ADDR="127.0.0.1").get("/metrics").status_code == 200
+
+
+def test_open_sockets_count_only_what_was_accepted():
+    class Consumer:
+        pass
+
+    before = REGISTRY.get_sample_value("tradewinds_open_sockets") or 0.0
+    first, refused = Consumer(), Consumer()
+    metrics.socket_opened(first)
+    assert REGISTRY.get_sample_value("tradewinds_open_sockets") == before + 1
+    metrics.socket_closed(refused)  # never accepted
+    metrics.socket_closed(first)
+    metrics.socket_closed(first)  # a second disconnect of the same socket
+    assert REGISTRY.get_sample_value("tradewinds_open_sockets") == before
