@@ -8,6 +8,7 @@ the sum (README, "Metrics")."""
 import functools
 import ipaddress
 import os
+import re
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
@@ -119,6 +120,20 @@ def deadline_lag(now=None) -> float:
     return max(0.0, (now - oldest).total_seconds()) if oldest else 0.0
 
 
+def forget_dead_processes(directory: str) -> None:
+    """Drop the live gauges (open sockets) of processes on this machine that have died, a crashed
+    Daphne's among them: prometheus_client keeps each process's values in files named after its
+    pid, and mark_process_dead removes that pid's live ones. Counters stay (they are totals)."""
+    pids = {int(m.group(1)) for name in os.listdir(directory) if (m := re.search(r"_(\d+)\.db$", name))}
+    for pid in pids:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            multiprocess.mark_process_dead(pid, directory)
+        except PermissionError:
+            pass  # alive, another user's
+
+
 def _allowed(request) -> bool:
     """Prometheus from the addresses in METRICS_ALLOWED_IPS, or staff signed in."""
     if getattr(request, "user", None) is not None and request.user.is_staff:
@@ -135,6 +150,7 @@ def metrics_view(request):
     if not _allowed(request):
         raise Http404
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        forget_dead_processes(os.environ["PROMETHEUS_MULTIPROC_DIR"])
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
         body = generate_latest(registry)
