@@ -97,3 +97,16 @@ def test_worker_and_beat_outlive_redis_killed_three_times_while_bots_play(web_br
                 process.wait()
     log = worker_log.read_text(errors="replace")
     assert "Unrecoverable error" not in log, log[-4000:]
+
+
+def test_the_readme_units_run_what_the_test_starts_and_never_stop_restarting():
+    """The production units (README) start the processes this file's test starts (the Makefile's
+    WORKER and BEAT), beat as a unit of its own, and restart them whatever the exit."""
+    readme = (ROOT / "README.md").read_text()
+    units = dict(re.findall(r"^# (worker|beat|hooks|web): +ExecStart=(.+)$", readme, re.M))
+    for unit, name in (("worker", "WORKER"), ("beat", "BEAT")):
+        command = units[unit].replace("/srv/tradewinds/.venv", str(ROOT / ".venv")).split()
+        assert [word for word in command if not word.startswith("--loglevel")] == makefile_command(name)
+    assert "--beat" not in readme.split("### Supervision")[1]
+    for line in ("Restart=always", "StartLimitIntervalSec=0", "autorestart=true", "startretries=1000000"):
+        assert line in readme
