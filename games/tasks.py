@@ -60,7 +60,10 @@ def run_job(job_id):
                 import_string(path)(match_id=match_id, **args)
             Job.objects.filter(pk=job_id).delete()
     except Exception as exc:  # rolled back (to its savepoint, inside a caller's transaction)
-        _note_failure(job_id, exc)
+        try:
+            _note_failure(job_id, exc)
+        except Exception:  # the database itself is away: the row is as it was, the sweep finds it
+            log.exception("job %s failed and its failure could not be noted", job_id)
         return False
     return True
 
