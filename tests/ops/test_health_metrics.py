@@ -103,3 +103,36 @@ def test_open_sockets_count_only_what_was_accepted():
     metrics.socket_closed(first)
     metrics.socket_closed(first)  # a second disconnect of the same socket
     assert REGISTRY.get_sample_value("tradewinds_open_sockets") == before
+
+
+def test_in_multiprocess_mode_metrics_sum_every_process_and_forget_dead_sockets(tmp_path):
+    """Production: every process writes to PROMETHEUS_MULTIPROC_DIR; whichever answers /metrics
+    reports the sum of the moves, and the open sockets of live processes only."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.test_faults import ROOT, _database_url
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": _database_url(),
+           "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    env.pop("REDIS_URL", None)
+    script = [sys.executable, "tests/ops/metrics_process.py"]
+    dead = subprocess.run(script + ["count", "3", "--exit"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert dead.returncode == 0, dead.stderr
+    alive = subprocess.Popen(script + ["count", "2"], cwd=ROOT, env=env, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        alive_pid = alive.stdout.readline().strip()
+        scrape = subprocess.run(script + ["scrape"], cwd=ROOT, env=env, capture_output=True, text=True)
+    finally:
+        alive.stdin.close()
+        alive.wait(timeout=30)
+    assert scrape.returncode == 0, scrape.stderr
+    lines = scrape.stdout.splitlines()
+    assert 'tradewinds_moves_applied_total{game="race"} 5.0' in lines
+    sockets = [line for line in lines if line.startswith("tradewinds_open_sockets{")]
+    assert f'tradewinds_open_sockets{{pid="{alive_pid}"}} 1.0' in sockets, sockets
+    assert not [line for line in sockets if f'pid="{dead.stdout.strip()}"' in line], sockets  # it died
+    assert [line for line in sockets if not line.endswith(" 0.0")] == [f'tradewinds_open_sockets{{pid="{alive_pid}"}} 1.0']
+    assert "tradewinds_jobs_queued 0.0" in lines
