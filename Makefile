@@ -17,27 +17,34 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# With REDIS_URL set, a Celery worker with beat runs beside Daphne; without it, the jobs run
-# inside the web process. Either way deadlines and chance cards happen on time. A worker that
-# dies is started again.
+# With REDIS_URL set, a Celery worker, beat (its own process, as Celery recommends: a worker that
+# dies does not take the schedule with it) and the webhooks worker run beside the site; without
+# it, the jobs run inside the web process. Either way deadlines and chance cards happen on time.
+# Each process that dies is started again (in production the supervisor does it: README).
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py demo_users
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
-	if [ -n "$$REDIS_URL" ]; then while :; do $(VENV)/bin/celery -A config worker --beat --loglevel=warning --concurrency=2 -Q celery; \
-	  echo "the worker stopped (exit $$?); starting it again in 2 s" >&2; sleep 2; done & \
+	if [ -n "$$REDIS_URL" ]; then \
+	  while :; do $(WORKER) --loglevel=warning; echo "the worker stopped (exit $$?); starting it again in 2 s" >&2; sleep 2; done & \
+	  while :; do $(BEAT) --loglevel=warning; echo "beat stopped (exit $$?); starting it again in 2 s" >&2; sleep 2; done & \
 	  while :; do $(WEBHOOK_WORKER) --loglevel=warning; \
 	  echo "the webhook worker stopped (exit $$?); starting it again in 2 s" >&2; sleep 2; done & fi; \
 	$(PY) manage.py serve --bind $(HOST) --port $(PORT)
 
+# The game jobs' worker (no gossip or mingle: nothing here uses them, and they only add broker
+# traffic and errors to a reconnection), and beat, which only queues the periodic jobs.
+# tests/ops/test_worker_outage.py starts exactly these.
+WORKER = $(VENV)/bin/celery -A config worker -Q celery --concurrency=2 --without-gossip --without-mingle
+BEAT = $(VENV)/bin/celery -A config beat
 # Webhook deliveries have a queue and a worker of their own (threads: they mostly wait on the
 # network), so a receiver that never answers holds up no deadline or chance card.
-WEBHOOK_WORKER = $(VENV)/bin/celery -A config worker -Q webhooks -n webhooks@%h --pool=threads --concurrency=16
+WEBHOOK_WORKER = $(VENV)/bin/celery -A config worker -Q webhooks -n webhooks@%h --pool=threads --concurrency=16 --without-gossip --without-mingle
 
 worker: install
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; $(WEBHOOK_WORKER) --loglevel=info & \
-	$(VENV)/bin/celery -A config worker --beat --loglevel=info -Q celery
+	$(BEAT) --loglevel=info & $(WORKER) --loglevel=info
 
 # Browser tests drive a real Chromium: Debian's package where apt is at hand, else Playwright's.
 browser:

@@ -34,7 +34,7 @@ class Profile(models.Model):
     # Languages keep their own names (settings.LANGUAGES): a reader finds theirs whatever the page is in.
     language = models.CharField(_("language"), max_length=8, blank=True,
                                 choices=[("", _("Browser's choice"))] + list(settings.LANGUAGES))
-    notify_email = models.CharField(_("email notifications"), max_length=8, choices=NOTIFY_CHOICES, default=NOTIFY_EACH)
+    notify_email = models.CharField(_("email notifications"), max_length=8, choices=NOTIFY_CHOICES, default=NOTIFY_DIGEST)
     notify_turn = models.BooleanField(_("Tell me when it is my turn"), default=True)
     reminder_hours = models.CharField(_("Remind me before a deadline (hours)"), max_length=40, default="24,4,1",
                                       blank=True, help_text=_("Comma-separated, e.g. 24,4,1. Empty: no reminders."))

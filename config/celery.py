@@ -37,3 +37,21 @@ def _close_old_connections(task=None, **kwargs):
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+# Heartbeats for /health/ (config/health.py): beat's each time it queues a periodic job, from its
+# own process only (the web processes queue jobs too, and prove nothing about beat).
+_IN_BEAT = []
+
+
+@signals.beat_init.connect
+def _in_beat(**kwargs):
+    _IN_BEAT.append(True)
+
+
+@signals.before_task_publish.connect
+def _beat_heartbeat(**kwargs):
+    if _IN_BEAT:
+        from config.health import BEAT_HEARTBEAT, beat
+
+        beat(BEAT_HEARTBEAT)

@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "django_celery_beat",
+    "django_prometheus",  # /metrics (config/metrics.py): requests, latency, database, our counters
+    "health_check",  # /health/ (config/health.py)
     "ninja",  # the API's docs page (/api/docs) served with ninja's own static files, no CDN
     "accounts",
     "games",
@@ -62,6 +64,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First and last: the request's latency and outcome as Prometheus sees them (/metrics).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
@@ -77,6 +81,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "games.middleware.DatabaseUnavailableMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -324,6 +329,13 @@ CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# /metrics answers these addresses (and signed-in staff); anyone else gets 404. In production
+# set PROMETHEUS_MULTIPROC_DIR for every process (README, "Metrics").
+METRICS_ALLOWED_IPS = env_list("METRICS_ALLOWED_IPS", "127.0.0.1/32,::1/128")
+
+# Kombu's Redis transport with a channel that finishes closing on a dead connection: the cause
+# of that crash (issue 29, reproduced under the production layout), see config/broker.py.
+CELERY_BROKER_TRANSPORT = "config.broker:Transport" if REDIS_URL else None
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 5, "socket_timeout": 30,
                                    "health_check_interval": 25, "retry_on_timeout": True}
 

@@ -1,7 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from config.health import Health
+from config.metrics import metrics_view
+
 urlpatterns = [
+    path("health/", Health.as_view(), name="health"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("api/", include("games.api_urls")),

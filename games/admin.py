@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _, gettext_lazy, ngettext
 
 from games import services
 from games.errors import ServiceError
-from games.models import ActionLog, ChatMessage, Match, Seat
+from games.models import ActionLog, ChatMessage, Job, Match, Seat
 
 admin.site.site_header = gettext_lazy("Tradewinds administration")
 admin.site.site_title = gettext_lazy("Tradewinds administration")
@@ -214,3 +214,48 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+class JobStatusFilter(admin.SimpleListFilter):
+    title = gettext_lazy("status")
+    parameter_name = "status"
+
+    def lookups(self, request, model_admin):
+        return [("failed", gettext_lazy("Failed")), ("retrying", gettext_lazy("Being retried")),
+                ("waiting", gettext_lazy("Waiting"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "failed":
+            return queryset.filter(failed_at__isnull=False)
+        if self.value() == "retrying":
+            return queryset.filter(failed_at__isnull=True, attempts__gt=0)
+        if self.value() == "waiting":
+            return queryset.filter(failed_at__isnull=True, attempts=0)
+        return queryset
+
+
+@admin.register(Job)
+class JobAdmin(ReadOnlyAdmin):
+    """The jobs still to run after a change: failed ones stay here with their error (issue 29) until
+    staff retry them, once what made them fail is fixed."""
+
+    list_display = ("id", "match", "kind", "created_at", "attempts", "next_try_at", "failed_at", "error_line")
+    list_filter = (JobStatusFilter, "kind")
+    search_fields = ("match__id",)
+    list_select_related = ("match",)
+    readonly_fields = ("match", "kind", "args", "created_at", "attempts", "next_try_at", "failed_at", "last_error")
+    actions = ["retry"]
+
+    @admin.display(description=gettext_lazy("Error"))
+    def error_line(self, obj):
+        lines = [line for line in obj.last_error.strip().splitlines() if line.strip()]
+        return lines[-1][:120] if lines else ""
+
+    @admin.action(description=gettext_lazy("Retry the selected jobs"))
+    def retry(self, request, queryset):
+        from games.tasks import retry_failed_jobs
+
+        count = retry_failed_jobs(queryset.values_list("pk", flat=True))
+        self.message_user(request, ngettext("%(count)s job will be run again.", "%(count)s jobs will be run again.",
+                                           count) % {"count": count}, messages.SUCCESS)
+

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
+from config import metrics
 from games import panels, selectors, socket_slots
 from games.errors import ServiceError
 from games.live import group_name
@@ -120,6 +121,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(group_name(self.match_id), self.channel_name)
         await self.accept()
+        metrics.socket_opened(self)  # open sockets per process (/metrics)
         # A (re)connecting browser catches up at once with whatever it missed.
         await self._send_live()
 
@@ -151,6 +153,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return translation.get_language_from_request(request)
 
     async def disconnect(self, code):
+        metrics.socket_closed(self)
         await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
         if getattr(self, "counted", None):
             await _in_pool(self._count_out)()

@@ -225,11 +225,19 @@ class Job(models.Model):
     kind = models.CharField(_("kind"), max_length=20, choices=KINDS)
     args = models.JSONField(_("arguments"), default=dict, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # A run that fails is tried again later, each time after a longer wait (games/tasks.py), and
+    # after MAX_JOB_ATTEMPTS the job is marked failed and kept with its error for staff to see
+    # (and retry) in the admin: no run tries it again by itself.
+    attempts = models.PositiveSmallIntegerField(_("failed runs"), default=0)
+    next_try_at = models.DateTimeField(_("next try"), null=True, blank=True)
+    failed_at = models.DateTimeField(_("failed"), null=True, blank=True)
+    last_error = models.TextField(_("last error"), blank=True)
 
     class Meta:
         verbose_name = _("job")
         verbose_name_plural = _("jobs")
         ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["failed_at"], name="job_failed_idx", condition=models.Q(failed_at__isnull=False))]
 
     def __str__(self):
         return f"{self.kind} {self.match_id} {self.args}"

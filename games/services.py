@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import Vacation, active_vacation, vacation_days_left  # noqa: F401 (re-exported)
-from config import after_response
+from config import after_response, metrics
 from games import bots, jobs, limits, projections, selectors
 from games.engines import IllegalAction, get_engine, may_act
 from games.engines import actions as declared_actions
@@ -282,6 +282,7 @@ def _every_seat_moved(match: Match) -> bool:
     return moved >= match.seats_count
 
 
+@metrics.counts_moves  # one counter increment a move (/metrics)
 def action_apply(*, match_id, user, action, expected_version=None) -> Match:
     """A player's move. Stale versions get 409; illegal moves the engine's message; nothing
     changes unless everything succeeds."""

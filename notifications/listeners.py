@@ -59,12 +59,14 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
         return
     match = next(iter(seats.values())).match
     url = match.get_absolute_url()
+    if turn_passed_to is not None:
+        read_past_turns(match)
     engine, names = None, None
     for seq, events in rows:
         for index, event in enumerate(events):
             kind = event.get("type")
-            if kind in OFFER_EVENTS and event.get("to") in seats:
-                told, note_kind = [seats[event["to"]]], Notification.OFFER
+            if kind in OFFER_EVENTS and _offered_to(event, seats):
+                told, note_kind = _offered_to(event, seats), Notification.OFFER
             elif kind in CARD_EVENTS:
                 told, note_kind = list(seats.values()), Notification.CARD
             else:
@@ -89,6 +91,27 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
                        text=_("It is your turn in %(match)s.") % {"match": match})
 
 
+def read_past_turns(match) -> int:
+    """A "your turn" that has been played (or has run out) is no news any more: it leaves the
+    inbox's unread count (issue 24: badges of 25 for turns long played). Only this turn's stay."""
+    return (Notification.objects.filter(match=match, kind=Notification.TURN, read_at__isnull=True)
+            .exclude(key=f"{match.pk}:turn:{match.turn_key}" if match.status == Match.RUNNING else "")
+            .update(read_at=timezone.now()))
+
+
+def _offered_to(event, seats) -> list:
+    """The seats an offer is made to: one seat (Fuldrigger), the seats named (Catan), or, open to
+    the table (Catan, "to": None), everyone but the one who offers."""
+    to = event.get("to")
+    if to is None:
+        numbers = [n for n in seats if n != event.get("seat")]
+    elif isinstance(to, list):
+        numbers = to
+    else:
+        numbers = [to]
+    return [seats[n] for n in numbers if isinstance(n, int) and not isinstance(n, bool) and n in seats]
+
+
 def _log_events(match_id, first_seq, last_seq) -> list:
     """(seq, events) of the match's log rows first_seq..last_seq, in order."""
     if last_seq < first_seq:
@@ -105,6 +128,7 @@ def match_finished(*, match_id):
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not match.standings:
         return
+    read_past_turns(match)
     ranks = {row["seat"]: row["rank"] for row in match.standings}
     for seat in match.seats.select_related("user__profile"):
         rank = ranks.get(seat.number)

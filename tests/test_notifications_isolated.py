@@ -34,7 +34,7 @@ def receiver(settings):
 
 def test_a_hostile_title_leaves_every_notification_delivered(race_match, player, opponent, play, receiver):
     Match.objects.filter(pk=race_match.pk).update(title=HOSTILE)
-    Profile.objects.filter(user__in=[player, opponent]).update(webhook_url=receiver)
+    Profile.objects.filter(user__in=[player, opponent]).update(webhook_url=receiver, notify_email=Profile.NOTIFY_EACH)
     Profile.objects.filter(user=player).update(display_name="Anna\r\nX-Evil: 1")
     play(race_match, (player, "roll"), (player, "stay"), (opponent, "roll"), (opponent, "stay"))
     for user in (player, opponent):
@@ -52,7 +52,7 @@ def test_a_hostile_title_leaves_every_notification_delivered(race_match, player,
 def test_one_failing_notification_is_logged_and_the_others_go(race_match, player, opponent, receiver,
                                                               monkeypatch, caplog, django_capture_on_commit_callbacks):
     Match.objects.filter(pk=race_match.pk).update(standings=[{"seat": 0, "rank": 1}, {"seat": 1, "rank": 2}])
-    Profile.objects.filter(user__in=[player, opponent]).update(webhook_url=receiver)
+    Profile.objects.filter(user__in=[player, opponent]).update(webhook_url=receiver, notify_email=Profile.NOTIFY_EACH)
     real_send = notify_services.send_mail
 
     def send_mail(subject, body, sender, to):
@@ -100,7 +100,9 @@ def test_the_sweep_goes_on_when_one_part_fails(race_match, player, opponent, pla
 
 def test_a_digest_that_fails_leaves_the_others(race_match, player, opponent, play, monkeypatch):
     Profile.objects.filter(user__in=[player, opponent]).update(notify_email=Profile.NOTIFY_DIGEST, time_zone="UTC")
-    play(race_match, (player, "roll"), (player, "stay"), (opponent, "roll"), (opponent, "stay"))
+    play(race_match, (player, "roll"), (player, "stay"), (opponent, "roll"), (opponent, "stay"),
+         (player, "roll"), (player, "stay"))  # bo's turn now; anna's played turns are read (issue 24)
+    notify_services.notify(user=player, kind=Notification.REMINDER, key="reminder", text="About 1 hour left.")
     real_send = notify_services.send_mail
 
     def send_mail(subject, body, sender, to):

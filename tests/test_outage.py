@@ -14,6 +14,7 @@ from email.header import decode_header, make_header
 import pytest
 from django.utils import timezone
 
+from accounts.models import Profile
 from games import services
 from games.engines import ENGINES
 from games.models import ActionLog, Job, Match
@@ -113,6 +114,7 @@ def test_redis_away_for_20_seconds_while_bots_play_loses_and_doubles_nothing(bro
         match = services.match_create(creator=first, game="race", seats=2, options={"finish": 200})
         services.match_join(match_id=match.pk, user=second)
         deadline_matches.append(match)
+    Profile.objects.update(notify_email=Profile.NOTIFY_EACH)  # a mail each (the default is a digest)
     env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": redis_server.url, "SWEEP_SECONDS": "2",
            "MAIL_DIR": str(mail_dir)}
     worker = _worker(env, tmp_path)
@@ -191,6 +193,7 @@ def test_worker_killed_while_jobs_are_queued_loses_and_doubles_nothing(broker, r
             for action in ({"type": "roll"}, {"type": "stay"}):  # the turn passes: a notification job
                 services.action_apply(match_id=match.pk, user=first, action=action)
             matches.append(match)
+        Profile.objects.update(notify_email=Profile.NOTIFY_EACH)  # a mail each (the default is a digest)
         Match.objects.filter(pk__in=[m.pk for m in matches]).update(
             turn_deadline=timezone.now() - timedelta(seconds=1), next_due_at=timezone.now() - timedelta(seconds=1))
         for match in matches:
