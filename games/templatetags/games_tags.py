@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.html import conditional_escape, format_html
 from django.utils.timezone import template_localtime
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _, pgettext_lazy
+from django.utils.translation import gettext as _, pgettext, pgettext_lazy
 
 from games.models import Seat
 
@@ -182,3 +182,11 @@ def seat_items(context, seats) -> str:
             out.append('<small class="away">' + _("on vacation until %(day)s") % {"day": v(day)} + "</small>")
         out += ["\n    ", absent if s.is_absent else "", "\n    ", you if me and s.pk == me.pk else "", "\n  </li>\n"]
     return mark_safe("".join(out))
+
+
+@register.filter
+def option_default(option: dict) -> str:
+    """An option's default as the rules page says it: on or off, a choice's words, a number."""
+    if option.get("kind") == "bool":
+        return pgettext("option default", "on") if option.get("default") else pgettext("option default", "off")
+    return (option.get("choice_labels") or {}).get(option.get("default"), option.get("default"))

@@ -19,8 +19,9 @@ from games.engines.catan_ships.book import WORDS
 EDITION = 2
 EDITIONS = (1, 2)
 OPTIONS = (
+    # C1-C20: the ships edition (the help a player reads names no rule).
     Option("ships", "Ships", "bool", True,
-           "C1-C20: ships on a board with twice as much water as land, to 12 points. "
+           "Ships on a board with twice as much water as land, to 12 points. "
            "Off: the standard base game to 10 points."),
 )
 ROADS, SETTLEMENTS, CITIES, SHIPS = 15, 5, 4, 3

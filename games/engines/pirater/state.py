@@ -17,30 +17,32 @@ TWO_PLAYER = ("opposing_realms", "headwind_realm")
 SPLIT_ROLLS = ("doubles", "double_six", "any_six", "sum_seven")
 TREASURE_PLACEMENTS = ("one_each", "both_on_one", "one_only")
 
+# The variants' rules, in order: P20, P21, P22 (board and treasures), P23, P24, P25, P26, P27, P28
+# (fleet and its split roll). The help a player reads names no rule.
 OPTIONS = (
     Option("curse_island", "Curse Island", "bool", False,
-           "P20: each player starts with one ship in port and two at Treasure Island's anchorages."),
+           "Each player starts with one ship in port and two at Treasure Island's anchorages."),
     Option("hurricane", "Hurricane", "bool", False,
-           "P21: roll a third die; three equal dice sink your ship nearest your home port."),
+           "Roll a third die; three equal dice sink your ship nearest your home port."),
     Option("double_board", "Double board", "bool", False,
-           "P22: two boards joined along a long side for 5 to 8 players, four dice a turn."),
+           "Two boards joined along a long side for 5 to 8 players, four dice a turn."),
     Option("double_treasure", "Double board: treasures", "choice", "one_each",
-           "P22: one treasure on each island, both treasures on the upper island, or only one.",
+           "One treasure on each island, both treasures on the upper island, or only one.",
            choices=TREASURE_PLACEMENTS),
     Option("shipwreck", "Shipwreck", "bool", False,
-           "P23: captured ships stay as wrecks; nobody may enter their squares again."),
+           "Captured ships stay as wrecks; nobody may enter their squares again."),
     Option("powder_ship", "Powder ship", "bool", False,
-           "P24: once a game, before rolling, blow up one of your ships and all ships near it."),
+           "Once a game, before rolling, blow up one of your ships and all ships near it."),
     Option("one_two", "One-Two", "bool", False,
-           "P25: a roll of 1 and 2 moves as usual and then rolls again."),
+           "A roll of 1 and 2 moves as usual and then rolls again."),
     Option("opposing_realms", "Opposing Realms", "bool", False,
-           "P26 (2 players): six ships and the two ports of one long side each."),
+           "For 2 players: six ships and the two ports of one long side each."),
     Option("headwind_realm", "Headwind Realm", "bool", False,
-           "P27 (2 players): six ships and the two ports of one short side each."),
+           "For 2 players: six ships and the two ports of one short side each."),
     Option("flotilla", "Flotilla", "bool", False,
-           "P28: each player's ships start stacked as one fleet on the home anchorage."),
+           "Each player's ships start stacked as one fleet on the home anchorage."),
     Option("flotilla_split", "Flotilla: split roll", "choice", "doubles",
-           "P28: the roll on which fleets may split up and ships may stack again.",
+           "The roll on which fleets may split up and ships may stack again.",
            choices=SPLIT_ROLLS),
 )
 

@@ -189,7 +189,7 @@ def fd_turn_section(context, fd):
         if turn.get("ended") == "last_fleet":
             said = _("The game is over: one fleet is left (F3).")
         elif getattr(match, "finish_reason", None):
-            said = _("The game is over: %(reason)s.") % {"reason": v(match.finish_reason)}
+            said = _("The game is over: %(reason)s.") % {"reason": v(match.get_finish_reason_display())}
         else:
             said = _("The game is over.")
     elif turn["phase"] == "card":
