@@ -117,7 +117,13 @@ def _drawing(name: str) -> dict:
     ports = []
     for port in board.ports:
         town, anchorage = grid.box(*port["town"]), grid.box(*port["anchorage"])
-        ports.append({"name": port["name"], "town": town, "anchorage": anchorage})
+        if town["half"]:
+            # A town on a long side's half row: above it are the column letters, below it its
+            # anchorage, so the label goes beside it, on the coast's land square.
+            label = {"x": town["x"] + UNIT + 1, "y": town["y"] + 4, "beside": True}
+        else:
+            label = {"x": town["x"] + HALF, "y": town["y"] - 1, "beside": False}
+        ports.append({"name": port["name"], "town": town, "anchorage": anchorage, "label": label})
     col_labels = [{"x": c * UNIT + HALF, "text": LETTERS[c]} for c in range(1, board.width - 1)]
     row_labels = [{"y": grid.box(r, 0)["y"] + HALF, "text": r} for r in range(1, board.height - 1)]
     pairs = [{"label": label, "top": grid.box(0, c), "bottom": grid.box(board.height - 1, c)}

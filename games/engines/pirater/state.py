@@ -19,28 +19,28 @@ TREASURE_PLACEMENTS = ("one_each", "both_on_one", "one_only")
 
 OPTIONS = (
     Option("curse_island", "Curse Island", "bool", False,
-           "P20: each player starts with one ship in port and two at Treasure Island's anchorages."),
+           "Each player starts with one ship in port and two at Treasure Island's anchorages."),
     Option("hurricane", "Hurricane", "bool", False,
-           "P21: roll a third die; three equal dice sink your ship nearest your home port."),
+           "Roll a third die; three equal dice sink your ship nearest your home port."),
     Option("double_board", "Double board", "bool", False,
-           "P22: two boards joined along a long side for 5 to 8 players, four dice a turn."),
+           "Two boards joined along a long side for 5 to 8 players, four dice a turn."),
     Option("double_treasure", "Double board: treasures", "choice", "one_each",
-           "P22: one treasure on each island, both treasures on the upper island, or only one.",
+           "One treasure on each island, both treasures on the upper island, or only one.",
            choices=TREASURE_PLACEMENTS),
     Option("shipwreck", "Shipwreck", "bool", False,
-           "P23: captured ships stay as wrecks; nobody may enter their squares again."),
+           "Captured ships stay as wrecks; nobody may enter their squares again."),
     Option("powder_ship", "Powder ship", "bool", False,
-           "P24: once a game, before rolling, blow up one of your ships and all ships near it."),
+           "Once a game, before rolling, blow up one of your ships and all ships near it."),
     Option("one_two", "One-Two", "bool", False,
-           "P25: a roll of 1 and 2 moves as usual and then rolls again."),
+           "A roll of 1 and 2 moves as usual and then rolls again."),
     Option("opposing_realms", "Opposing Realms", "bool", False,
-           "P26 (2 players): six ships and the two ports of one long side each."),
+           "2 players: six ships and the two ports of one long side each."),
     Option("headwind_realm", "Headwind Realm", "bool", False,
-           "P27 (2 players): six ships and the two ports of one short side each."),
+           "2 players: six ships and the two ports of one short side each."),
     Option("flotilla", "Flotilla", "bool", False,
-           "P28: each player's ships start stacked as one fleet on the home anchorage."),
+           "Each player's ships start stacked as one fleet on the home anchorage."),
     Option("flotilla_split", "Flotilla: split roll", "choice", "doubles",
-           "P28: the roll on which fleets may split up and ships may stack again.",
+           "The roll on which fleets may split up and ships may stack again.",
            choices=SPLIT_ROLLS),
 )
 
@@ -74,7 +74,7 @@ def check_options(options: dict | None, players, edition: int = 2) -> dict:
 
 
 def dice_count(options: dict) -> int:
-    """P8: two dice; P21 adds a third; P22 rolls four at once."""
+    """Two dice; P21 adds a third; P22 rolls four at once."""
     if options["double_board"]:
         return 4
     return 3 if options["hurricane"] else 2
@@ -110,7 +110,7 @@ def start_squares(board: Board, port: dict, options: dict) -> list[int]:
 
 
 def treasure_islands(board: Board, options: dict) -> list[int]:
-    """P6: the treasure on Treasure Island; P22: the double board's placement setting."""
+    """The treasure on Treasure Island; P22: the double board's placement setting."""
     if board.islands == 1:
         return [0]
     placement = options["double_treasure"]
@@ -127,7 +127,7 @@ def cell(board: Board, node: int) -> list[int]:
 
 
 def opening_rolls(state: dict, players: int) -> tuple[int, list[dict]]:
-    """P7: everyone rolls both dice; the highest begins; a tie among the highest rolls again."""
+    """Everyone rolls both dice; the highest begins; a tie among the highest rolls again."""
     events: list[dict] = []
     rolling = list(range(players))
     while True:
@@ -162,7 +162,7 @@ def port_groups(board: Board, options: dict) -> list[list[int]]:
 
 
 def place_ships(state: dict) -> None:
-    """P5: every seat's ships on the squares nearest its ports' anchorages (P20, P28 as set).
+    """Every seat's ships on the squares nearest its ports' anchorages (P20, P28 as set).
     Edition 2's Curse Island anchorages are dealt to the ports in the order they were chosen,
     each taking the two free anchorages nearest to it."""
     board = board_of(state)
