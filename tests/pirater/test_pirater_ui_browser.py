@@ -170,6 +170,15 @@ def test_replay_steps_by_htmx_and_verify_explains_the_draws(browser, live_site):
     assert faces == dice
     me.shot("step-draws")
     assert me.axe() == []
+    icon = page.get_attribute("link[rel=icon]", "href")
+    assert page.request.get(live_site + icon).status == 200      # the favicon is linked and served
+    phone = Player(browser, live_site, "replay-phone", **PHONE)
+    phone.log_in("bo")
+    phone.go(f"/matches/{match.pk}/replay/?step={rolled}")
+    phone.page.click(".replay-step summary")
+    assert not phone.sideways() and phone.small_targets() == [] and phone.axe() == []
+    phone.shot("step-draws")
+    assert phone.errors == []
     me.go(f"/matches/{match.pk}/verify/")
     me.shot("verify")
     assert me.axe() == []

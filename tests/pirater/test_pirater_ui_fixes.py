@@ -161,3 +161,15 @@ def test_the_dice_read_the_same_on_the_turn_line_and_the_buttons(player, opponen
     assert turn == match.state["dice"]
     assert list(dict.fromkeys(groups)) == [d for d in dict.fromkeys(turn) if d in groups]
     assert Match.objects.get(pk=match.pk).status == Match.RUNNING
+
+
+def test_a_players_rating_reads_in_words_with_the_details_on_demand(player, outsider):
+    from community.models import Rating
+
+    Rating.objects.create(user=player, game="pirater", mu=27.6, sigma=8.07, ordinal=3.4, games=3, wins=2)
+    page = client_for(outsider).get(reverse("player", args=[player.username])).content.decode()
+    card = page[page.index('id="rating-pirater"'):]
+    card = card[:card.index("</section>")]
+    head = card[:card.index("<details")]
+    assert "μ" not in head and "σ" not in head and "Rating" in head and "3.4" in head
+    assert "<summary>How the rating is worked out</summary>" in card and "27.6, give or take 8.1" in card
