@@ -3,13 +3,14 @@ the replay's table from the revealed seed finds every die of every step (Catan's
 draw of 36 split in two; Pirater's and Fuldrigger's dice are a draw each). Real matches, played
 through the services, replayed step by step."""
 import pytest
+from django.urls import reverse
 
 from games import services
 from games.engines import get_engine
 from games.engines.dice import draw_number, one_die, two_dice_of_36
 from games.models import ActionLog, Match
 from games.replay import draw_readings, replay_context
-from tests.conftest import make_user
+from tests.conftest import client_for, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -65,6 +66,11 @@ def test_every_die_of_every_step_is_found_in_the_steps_draws(game, seats, action
             number = draw_number(match.seed, d["n"])
             assert d["digest"] == f"{number:064x}"
     assert checked >= 2, "the match rolled too few dice to check"
+    # Every game's replay page draws the position as it was: no final ranking before the end.
+    client = client_for(match.creator)
+    for step in (0, total // 2):
+        page = client.get(reverse("match_replay", args=[match.pk]) + f"?step={step}").content.decode()
+        assert "Final standings" not in page and "The match is over" not in page and "fd-final" not in page
 
 
 def test_catans_turn_roll_is_one_draw_of_36_split_in_two_not_two_draws_modulo_6(django_capture_on_commit_callbacks):
