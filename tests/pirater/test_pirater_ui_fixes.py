@@ -173,3 +173,11 @@ def test_a_players_rating_reads_in_words_with_the_details_on_demand(player, outs
     head = card[:card.index("<details")]
     assert "μ" not in head and "σ" not in head and "Rating" in head and "3.4" in head
     assert "<summary>How the rating is worked out</summary>" in card and "27.6, give or take 8.1" in card
+
+
+def test_no_translation_glues_an_s_to_a_name():
+    """A name ending in s would read "Jonass": the catalogues say whose it is another way."""
+    for lang in ("da", "de", "sv"):
+        catalogue = (ROOT / "locale" / lang / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+        glued = re.findall(r'^msgstr .*%\((?:name|owner|who|player)\)ss\b.*$', catalogue, re.M)
+        assert glued == [], (lang, glued)
