@@ -5,7 +5,7 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
 from accounts import ratelimit
-from accounts.models import TIME_ZONES, Profile
+from accounts.models import TIME_ZONES, Profile, zone_choices
 from accounts.validators import no_control_characters
 
 
@@ -73,12 +73,22 @@ class ProfileForm(forms.ModelForm):
         # The form's own wording, which reads better to a player than the admin's field names.
         labels = {"display_name": _("Display name"), "time_zone": _("Time zone"), "language": _("Language"),
                   "notify_email": _("Notify email")}
+        help_texts = {"reminder_hours": _("How many hours before a turn's deadline to remind you, separated by "
+                                          "commas: 24,4,1 reminds you a day, four hours and an hour before. "
+                                          "Leave it empty for no reminders.")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Names go into e-mail headers and every page: no control characters (a newline breaks a header).
         for name in ("display_name", "webhook_url"):
             self.fields[name].validators.append(no_control_characters)
+        # The places people live, grouped by continent, rather than every name the zone database
+        # knows (Factory, localtime, Etc/GMT+5…); a zone saved before stays on offer.
+        saved = self.instance.time_zone if self.instance and self.instance.pk else None
+        self.fields["time_zone"].choices = zone_choices(keep=saved)
+        for name, field in self.fields.items():
+            if field.help_text:
+                field.widget.attrs["aria-describedby"] = f"id_{name}-help"
 
     def clean_webhook_url(self):
         from notifications import webhooks

@@ -17,6 +17,32 @@ log = logging.getLogger(__name__)
 
 TIME_ZONES = sorted(zoneinfo.available_timezones())
 
+# The zone database's areas where people live; its other names are aliases kept for old systems
+# (US/Eastern, Canada/…), fixed offsets (Etc/GMT+5) or no place at all (Factory, localtime).
+ZONE_AREAS = {"Africa": _("Africa"), "America": _("America"), "Antarctica": _("Antarctica"),
+              "Arctic": _("Arctic"), "Asia": _("Asia"), "Atlantic": _("Atlantic Ocean"),
+              "Australia": _("Australia"), "Europe": _("Europe"), "Indian": _("Indian Ocean"),
+              "Pacific": _("Pacific Ocean")}
+
+
+def zone_choices(keep: str | None = None) -> list:
+    """The choices for a time zone field: UTC, then the places of each area by name ("Europe":
+    "Copenhagen", "America": "Argentina / Buenos Aires"), and `keep` (a zone saved earlier that
+    the list leaves out) under its own name, so saving a profile never changes it unasked."""
+    groups: dict[str, list] = {area: [] for area in ZONE_AREAS}
+    for name in TIME_ZONES:
+        area, _slash, place = name.partition("/")
+        if area in groups and place:
+            groups[area].append((name, place.replace("_", " ").replace("/", " / ")))
+    choices = [("UTC", "UTC")]
+    listed = {"UTC"}
+    for area, places in groups.items():
+        choices.append((ZONE_AREAS[area], sorted(places, key=lambda p: p[1])))
+        listed.update(name for name, _label in places)
+    if keep and keep not in listed and keep in TIME_ZONES:
+        choices.insert(1, (keep, keep))
+    return choices
+
 
 class Profile(models.Model):
     """What a player says about themself: how to be named, when they live, how to be told."""

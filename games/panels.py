@@ -116,32 +116,7 @@ def viewer_language(user, browser_language=None) -> str:
 
 
 def replay_context(match: Match, step: int) -> dict:
-    """The board as it was after `step` moves of a finished match, as a spectator saw it, with
-    the dice of that step and how each follows from the revealed seed."""
-    import hashlib
+    """The replay page's context: built in games/replay.py (the step's match, words and draws)."""
+    from games.replay import replay_context as build
 
-    from games.replay import replay_states
-
-    engine = get_engine(match.game)
-    total = match.log.filter(kind__in=ActionLog.ENGINE_KINDS).count()
-    step = max(0, min(step, total))
-    before = state = None
-    row = None
-    for index, (row, state) in enumerate(replay_states(match)):
-        if index == step:
-            break
-        before = state
-    draws = []
-    if step and before is not None:
-        for n in range(before.get("draws", 0), state.get("draws", 0)):
-            digest = hashlib.sha256(f"{match.seed}:{n}".encode()).hexdigest()
-            draws.append({"n": n, "digest": digest, "d6": int(digest, 16) % 6 + 1})
-    names = selectors.seat_names(match)
-    events = [{"text": selectors.describe(engine, e, names), "dice": e.get("dice")} for e in (row.events if row else [])]
-    seats = sorted(match.seats.all(), key=lambda s: (s.number is None, s.number))
-    return {"match": match, "engine": engine, "view": engine.view(state, None), "legal": [], "my_turn": False,
-            "seat": None, "seat_number": None, "seats": seats, "names": names,
-            "colours": [s.colour for s in seats], "log_lines": [], "error": None, "replaying": True,
-            "step": step, "total": total, "row": row, "events": events, "draws": draws,
-            "live_template": game_template(match.game, "partials/live.html").template.name,
-            "board_template": game_template(match.game, "board.html").template.name}
+    return build(match, step)

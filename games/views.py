@@ -110,7 +110,7 @@ def match_new(request):
                 error = exc.message
             else:
                 if match.status == Match.RUNNING:
-                    messages.success(request, _("Match created and started."))
+                    pass  # the board says whose turn it is; a message would stay above it all game
                 elif match.is_public:
                     messages.success(request, _("Match created. It is listed in the lobby and starts when "
                                                 "every seat is taken."))

@@ -40,7 +40,7 @@ def test_replay_steps_through_a_finished_match_with_its_dice(race_match, player,
     page = client_for(player).get(reverse("match_replay", args=[match.pk]) + "?step=1").content.decode()
     assert "Step 1 of 5" in page and f"Anna rolled {first_roll}" in page
     assert "positions: [0, 0]" in page  # the board as it was: nobody has moved yet
-    assert f"<td>{first_roll}</td>" in page  # the die as derived from the seed
+    assert f"→ <strong>{first_roll}</strong></td>" in page  # the die as derived from the seed
     end = client_for(player).get(reverse("match_replay", args=[match.pk]) + "?step=99").content.decode()
     assert "Step 5 of 5" in end
 

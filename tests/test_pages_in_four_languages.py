@@ -112,6 +112,10 @@ def sentences(texts) -> set[str]:
 NOT_WORDS = re.compile(r"[0-9a-f]{32,}|\S+/\S+|^GET |^POST |^Authorization: |^[a-z]+(?:_[a-z]+)+$")
 
 
+# The small words inside place names (the time zones' cities), which stay as they are.
+NAME_PARTICLES = {"es", "of", "au", "de", "la", "le", "du", "al", "el"}
+
+
 def english_left(english: set, translated: set) -> set:
     """Sentences of the English page found unchanged on the translated one. Proper names (every
     word capitalised: ports, ships, players) and words the languages share don't count."""
@@ -120,7 +124,8 @@ def english_left(english: set, translated: set) -> set:
         if NOT_WORDS.search(text):
             continue
         words = re.findall(r"[^\W\d_]{2,}", text)
-        if all(w[0].isupper() for w in words) or set(words) <= SAME["*"]:
+        named = [w for w in words if w not in NAME_PARTICLES]   # "Dar es Salaam", "Isle of Man"
+        if all(w[0].isupper() for w in named) or set(words) <= SAME["*"]:
             continue
         left.add(text)
     return left

@@ -224,8 +224,10 @@ def test_the_created_message_fits_the_match(player):
     assert "listed in the lobby" in _flash(response) and "invitation link" not in _flash(response)
     response = client.post(reverse("match_new"), base, follow=True)
     assert "invitation link" in _flash(response)
+    # A match that starts at once says so on its board; a message would stay above it all game.
     response = client.post(reverse("match_new"), {**base, "bot_seats": 1, "title": "With a bot"}, follow=True)
-    assert "started" in _flash(response)
+    assert "Match created" not in _flash(response)
+    assert response.context["match"].status == "running"
 
 
 def test_switching_the_game_keeps_what_was_typed(player):

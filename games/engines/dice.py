@@ -54,3 +54,24 @@ def roll_order(state: dict, seats: list[int], count: int, event: str) -> tuple[l
 def seed_hash(seed: str) -> str:
     """The public commitment to a match's secret seed."""
     return hashlib.sha256(seed.encode()).hexdigest()
+
+
+# For the fair-dice check: what a draw is, and the two ways the games read a die from one.
+# These only describe `draw`, `roll` and Catan's `roll_two`; nothing here is used to play.
+
+def draw_number(seed: str, counter: int) -> int:
+    """Draw number `counter` before it is reduced to a range: SHA-256("seed:counter") read as a
+    big-endian number (`draw` returns it modulo its range)."""
+    return int.from_bytes(hashlib.sha256(f"{seed}:{counter}".encode()).digest(), "big")
+
+
+def one_die(number: int) -> list[int]:
+    """The die `roll` makes of one draw: the number modulo 6, plus 1."""
+    return [number % 6 + 1]
+
+
+def two_dice_of_36(number: int) -> list[int]:
+    """The pair one draw of 36 makes (Catan's turn roll): the number modulo 36, then divided by 6:
+    the quotient plus 1 is the first die, the remainder plus 1 the second (24 → 5 and 1)."""
+    first, second = divmod(number % 36, 6)
+    return [first + 1, second + 1]

@@ -117,7 +117,13 @@ def _drawing(name: str) -> dict:
     ports = []
     for port in board.ports:
         town, anchorage = grid.box(*port["town"]), grid.box(*port["anchorage"])
-        ports.append({"name": port["name"], "town": town, "anchorage": anchorage})
+        if town["half"]:
+            # A town on a long side's half row: above it are the column letters, below it its
+            # anchorage, so the label goes beside it, on the coast's land square.
+            label = {"x": town["x"] + UNIT + 1, "y": town["y"] + 4, "beside": True}
+        else:
+            label = {"x": town["x"] + HALF, "y": town["y"] - 1, "beside": False}
+        ports.append({"name": port["name"], "town": town, "anchorage": anchorage, "label": label})
     col_labels = [{"x": c * UNIT + HALF, "text": LETTERS[c]} for c in range(1, board.width - 1)]
     row_labels = [{"y": grid.box(r, 0)["y"] + HALF, "text": r} for r in range(1, board.height - 1)]
     pairs = [{"label": label, "top": grid.box(0, c), "bottom": grid.box(board.height - 1, c)}
@@ -290,7 +296,8 @@ class Scene:
                 "count": 1 if split else len(self.fleet_of(ship)), "items": []})
             group["items"].append({"action": a, "dir": DIRECTIONS.get(a["direction"], a["direction"]),
                                    "to": self.name(to), "notes": [FLAG_WORDS[f] for f in flags]})
-        first = moves[0] if moves else {}
+        order = self.die_order(moves)
+        first = min(moves, key=lambda a: order.index(a["die"])) if moves else {}
         ships = []
         for a in moves:
             if a["ship"] not in [s["id"] for s in ships]:
@@ -302,11 +309,17 @@ class Scene:
                               "treasure": self.loaded(fleet if lead else [ship])})
         return {
             "targets": [{"cls": " ".join(sorted(t["flags"])), "boxes": t["boxes"]} for t in targets.values()],
-            "moves": list(listed.values()), "move_count": len(moves),
-            "die_choices": [{"value": v, "checked": v == first.get("die")}
-                            for v in sorted({a["die"] for a in moves}, reverse=True)],
+            "moves": sorted(listed.values(), key=lambda g: order.index(g["die"])), "move_count": len(moves),
+            "die_choices": [{"value": v, "checked": v == first.get("die")} for v in self.die_order(moves)],
             "ship_choices": ships, "split": any(a.get("split") for a in moves),
         }
+
+    def die_order(self, moves: list[dict]) -> list[int]:
+        """The dice left to play in the order the turn line shows them (as rolled), so the
+        pickers and the move list read the same way."""
+        faces = [f for f, used in zip(self.view.get("dice", []), self.view.get("used", [])) if not used]
+        faces += sorted({a["die"] for a in moves} - set(faces), reverse=True)
+        return [f for i, f in enumerate(faces) if f not in faces[:i] and any(a["die"] == f for a in moves)]
 
     def blast(self, ship_id: int) -> dict:
         ship = self.ships[ship_id]
@@ -366,6 +379,10 @@ def pirater_live(view, legal, colours, names, seat_number=None) -> dict | None:
         "current_name": seat_name(names, current) if current is not None else None,
         "current_colour": seat_colour(colours, current),
         "extra": view.get("extra"), "split_turn": view.get("split"), "opening": opening,
+        "port_choices": [{"action": a, "name": port["name"]} for a in legal if a.get("type") == "choose_port"
+                         for port in view.get("ports", []) if port.get("id") == a.get("port")],
+        "loads": [{"action": a, "square": pt_square(scene.ships[a["ship"]]["at"])}
+                  for a in legal if a.get("type") == "load" and a.get("ship") in scene.ships],
     }
 
 

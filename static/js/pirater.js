@@ -149,9 +149,49 @@
     update();
   }
 
+  // Keyboard focus across a swap. A move replaces the whole live part, and with it the button
+  // that had focus: the browser then drops focus to <body>, many Tabs from the next move. When
+  // focus was inside the old live part, put it on the next sensible control of the new one:
+  // Roll, else the die picker (or the first move), else a port or load button, else the panel
+  // itself (the region acted on; it says whose turn it is now).
+  var focusWasInLive = false, byKeyboard = false;
+  // Only a keyboard player is scrolled to the control; a tap or click leaves the page put.
+  document.addEventListener("keydown", function () { byKeyboard = true; }, true);
+  document.addEventListener("pointerdown", function () { byKeyboard = false; }, true);
+  document.addEventListener("focusin", function (event) {
+    focusWasInLive = !!(event.target.closest && event.target.closest("#pt-live"));
+  });
+
+  function visible(el) {
+    return el && !el.hidden && !el.closest("[hidden]") && el.getClientRects().length > 0;
+  }
+
+  function nextControl(live) {
+    var picks = [".pt-roll button", ".pt-pick input[name=pt-die]:checked", ".pt-list p:not([hidden]) button",
+                 ".pt-ports button", ".pt-load button"];
+    for (var i = 0; i < picks.length; i++) {
+      var el = live.querySelector(picks[i]);
+      if (visible(el)) return el;
+    }
+    return live.querySelector(".pt-panel");
+  }
+
+  function keepFocus(live) {
+    var lost = !document.activeElement || document.activeElement === document.body;
+    if (!focusWasInLive || !lost) return;
+    var el = nextControl(live);
+    if (!el) return;
+    el.focus({preventScroll: true});
+    var box = el.getBoundingClientRect();
+    if (byKeyboard && (box.bottom > window.innerHeight || box.top < 0)) el.scrollIntoView({block: "nearest"});
+  }
+
   function start(root) {
     var live = root && root.id === "pt-live" ? root : root && root.querySelector && root.querySelector("#pt-live");
-    if (live) setUp(live);
+    if (live) {
+      setUp(live);
+      keepFocus(live);
+    }
   }
 
   if (window.htmx) {

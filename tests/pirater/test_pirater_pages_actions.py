@@ -67,10 +67,16 @@ def test_it_rolls_and_moves_by_htmx_and_gets_the_live_part(pirater_match, player
     assert pirater_match.state["phase"] == "move"  # the seed's first roll is usable
     offered = buttons(body)
     legal = ENGINE.legal_actions(pirater_match.state, pirater_match.state["current"])
-    assert offered == legal   # the move list is exactly the engine's legal actions
+    key = lambda a: json.dumps(a, sort_keys=True)  # noqa: E731
+    assert sorted(offered, key=key) == sorted(legal, key=key)   # exactly the engine's legal actions
     dice = [int(d) for d in re.findall(r'<span class="die(?: used)?"[^>]*>(\d)</span>',
                                        body.split('class="pt-dice"')[1].split("</p>")[0])]
     assert sorted(dice) == sorted(pirater_match.state["dice"])
+    # The pickers and the move list read the dice in the order the turn line shows them.
+    picked = [int(d) for d in re.findall(r'name="pt-die" value="(\d)"', body)]
+    listed = list(dict.fromkeys(a["die"] for a in offered))
+    shown = [d for d in dict.fromkeys(dice) if d in listed]
+    assert picked == listed == shown
     move = legal[0]
     # Targets light up on the board, one per square a legal move reaches.
     targets = re.search(r'<g class="pt-ts">(.*?)</g>', body).group(1)
@@ -105,7 +111,9 @@ def test_the_move_list_offers_each_die_and_ship_its_directions(pirater_match, pl
         assert len({a["ship"] for a in buttons(line)}) == 1
     # The pickers the script shows are there, hidden without it.
     assert '<fieldset class="pt-pick" hidden><legend>Die</legend>' in page
-    assert f'name="pt-die" value="{legal[0]["die"]}" checked' in page
+    # The first die picked is the first one the turn line shows (as rolled), not the highest.
+    first = next(d for d in pirater_match.state["dice"] if any(a["die"] == d for a in legal))
+    assert f'name="pt-die" value="{first}" checked' in page
     # Without JavaScript, any button is the move: the plain form posts it and redirects.
     move = legal[-1]
     response = client.post(action_url(pirater_match), {"action": json.dumps(move), "version": pirater_match.version})

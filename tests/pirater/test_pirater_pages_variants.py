@@ -90,7 +90,7 @@ def test_hurricane_rolls_three_dice_and_marks_the_ship_at_risk(player):
     live = play(match, {"type": "roll"})
     assert len(match.state["dice"]) == 3 or match.state["phase"] == "roll"
     if match.state["phase"] == "move":
-        dice = re.search(r'<span class="pt-dice" aria-label="Dice">(.*?)</span></p>', live).group(1)
+        dice = re.search(r'<span class="pt-dice" role="group" aria-label="Dice">(.*?)</span></p>', live).group(1)
         assert dice.count('class="die') == 3
 
 
@@ -104,7 +104,7 @@ def test_double_board_for_five_players_rolls_four_dice(player):
     live = play(match, {"type": "roll"})
     if match.state["phase"] == "move":
         assert len(match.state["dice"]) == 4
-        assert re.search(r'<span class="pt-dice" aria-label="Dice">(.*?)</span></p>', live).group(1).count("die") == 4
+        assert re.search(r'<span class="pt-dice" role="group" aria-label="Dice">(.*?)</span></p>', live).group(1).count("die") == 4
 
 
 def test_shipwreck_draws_the_wrecks(player):

@@ -9,7 +9,7 @@ from games.engines.catan_ships import rules
 from games.engines.catan_ships.board import RESOURCES, geometry
 from games.engines.catan_ships.book import WORDS
 from games.engines.catan_ships.state import CITIES, OPTIONS, ROADS, SETTLEMENTS, SHIPS
-from games.engines.words import language
+from games.engines.words import genitives, language
 
 
 def view(state: dict, seat=None) -> dict:
@@ -128,7 +128,7 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
             fields[name] = event[name]
     book = WORDS.books[language(lang)]
     text = book.get(key) or WORDS.books["en"][key]
-    return text.format_map(_Blank(fields))
+    return genitives(text, lang, fields).format_map(_Blank(fields))
 
 
 class _Blank(dict):
