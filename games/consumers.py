@@ -227,6 +227,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         action = message["action"]
         if isinstance(action, dict) and not any(key.startswith("a.") for key in message):
             return action
+        if isinstance(action, dict):
+            message = {**message, "action": json.dumps(action)}
+        elif not isinstance(action, str):
+            raise services.BadRequest(_("An action is a JSON object with a \"type\"."))
         fields = MultiValueDict()
         for key, value in message.items():
             if key == "action" or key.startswith("a."):
