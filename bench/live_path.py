@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 
-MOVES, SOCKETS, ROUNDS = 40, 8, 3
+MOVES, SOCKETS, ROUNDS = 30, 20, 3
 
 
 class _Queries(logging.Handler):

@@ -323,11 +323,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return self.signed_in and found.get(live.credentials_key(self.user.pk)) != self.credentials
 
     def _viewer(self) -> str:
-        """Whose eyes the part is rendered for: a seat's player, a signed-in spectator (who may
-        join a lobby) or an anonymous one. Spectators of a kind share one rendering."""
+        """Whose eyes the part is rendered for: a seat's player, or a spectator (in a lobby,
+        signed in, who may join, or not). Spectators of a kind share one rendering."""
         if self.signed_in and self.user.pk in self.access["seated"]:
             return f"user{self.user.pk}"
-        return "member" if self.signed_in else "visitor"
+        if self.access.get("lobby", True):
+            return "member" if self.signed_in else "visitor"
+        return "spectator"
 
     def _push(self, version, revision):
         """The part this viewer sees of the announced version, as (version, html); a close

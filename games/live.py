@@ -103,7 +103,7 @@ def access_of(match, seats) -> dict:
     """Who may watch `match` as it is now, as an announcement carries it: the invitation by its
     digest (the code is a secret), the seated users, and when this was read (the newest wins)."""
     return {"public": match.is_public, "invite": _digest(match.invite_code), "creator": match.creator_id,
-            "seated": sorted({s.user_id for s in seats}), "at": time.time()}
+            "seated": sorted({s.user_id for s in seats}), "lobby": match.status == match.OPEN, "at": time.time()}
 
 
 def may_watch(access: dict, user, invite_code) -> bool:

@@ -127,8 +127,10 @@ def match_live(*, match_id) -> Match:
 
 def with_seats_and_players(match: Match) -> Match:
     """The match's seats read once with their players (see _seats_with_players), as
-    `match.seats.all()`; nothing is read if they were already."""
-    prefetch_related_objects([match], Prefetch("seats", queryset=_seats_with_players()))
+    `match.seats.all()`; nothing is read if this read them already."""
+    if not getattr(match, "seats_with_players", False):
+        prefetch_related_objects([match], Prefetch("seats", queryset=_seats_with_players()))
+        match.seats_with_players = True
     return match
 
 
