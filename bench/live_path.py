@@ -28,16 +28,14 @@ import time
 MOVES, SOCKETS, ROUNDS = 30, 20, 3
 
 
-class _Queries(logging.Handler):
-    """Counts the SQL statements the backends log (each connection logs them once its
-    force_debug_cursor is set, from whatever thread it runs on)."""
+class _Queries:
+    """Counts the SQL statements every connection executes (an execute wrapper on each)."""
 
     def __init__(self):
-        super().__init__(logging.DEBUG)
-        self.count, self.elsewhere, self.mover = 0, 0, None
+        self.count, self.elsewhere, self.mover, self.lock = 0, 0, None, threading.Lock()
 
-    def emit(self, record):  # (handle() holds the handler's own lock)
-        if getattr(record, "sql", None) is not None:
+    def emit(self, record):
+        with self.lock:
             self.count += 1
             if record.thread != self.mover:  # a socket's, not the move's
                 self.elsewhere += 1
@@ -57,16 +55,18 @@ def _setup():
     setup_test_environment()
     connection.creation.create_test_db(verbosity=0, keepdb=True)
     queries = _Queries()
-    logger = logging.getLogger("django.db.backends")
-    logger.setLevel(logging.DEBUG)
-    logger.addHandler(queries)
-    logger.propagate = False
 
-    def debug_cursor(sender, connection, **kwargs):
-        connection.force_debug_cursor = True
+    def counted(execute, sql, params, many, context):
+        queries.emit(logging.makeLogRecord({"sql": sql, "thread": threading.get_ident()}))
+        return execute(sql, params, many, context)
 
-    connection_created.connect(debug_cursor, weak=False)
-    connection.force_debug_cursor = True
+    def count_on(sender, connection, **kwargs):
+        # Every connection, in whatever thread opens it (the sockets' pool threads too).
+        if counted not in connection.execute_wrappers:
+            connection.execute_wrappers.append(counted)
+
+    connection_created.connect(count_on, weak=False)
+    count_on(None, connection)
     return queries
 
 
