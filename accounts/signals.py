@@ -3,9 +3,7 @@ revoked or edited, its user or profile saved or deleted. Signals, not calls in t
 because tokens and users also change in the admin, by cascade and in the shell; a queryset's
 delete() sends post_delete for each token only because these receivers exist."""
 from django.conf import settings
-from django.contrib.auth.signals import user_logged_out
-from django.db import transaction
-from django.db.models.signals import post_delete, post_save, pre_save
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from accounts.models import ApiToken, Profile, forget_tokens
@@ -35,27 +33,3 @@ def user_saved(sender, instance, created, **kwargs):
 def profile_changed(sender, instance, **kwargs):
     forget_tokens(user_id=instance.user_id)
 
-
-# --- The sockets a session opened (games/live.py) ---------------------------------------
-
-@receiver(user_logged_out)
-def sockets_of_session_end(sender, request, user, **kwargs):
-    session_key = getattr(getattr(request, "session", None), "session_key", None)
-    if session_key:
-        from games import live
-
-        live.session_ended(session_key)
-
-
-@receiver(pre_save, sender=settings.AUTH_USER_MODEL)
-def sockets_of_old_password_end(sender, instance, update_fields=None, raw=False, **kwargs):
-    """A new password ends the sessions made with the old one (Django's session hash): their
-    sockets close too, once it is committed."""
-    if raw or instance.pk is None or (update_fields is not None and "password" not in update_fields):
-        return
-    old = type(instance).objects.filter(pk=instance.pk).values_list("password", flat=True).first()
-    if old is not None and old != instance.password:
-        from games import live
-
-        user_id = instance.pk
-        transaction.on_commit(lambda: live.credentials_changed(user_id))

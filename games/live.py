@@ -276,14 +276,37 @@ def seat_changed(sender, instance, created=False, update_fields=None, **kwargs):
         _access_changed_on_commit(instance.match_id)
 
 
+def logged_out(sender, request, user, **kwargs):
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    if session_key:
+        session_ended(session_key)
+
+
+def password_saved(sender, instance, update_fields=None, raw=False, **kwargs):
+    """A new password ends the sessions made with the old one (Django's session hash): their
+    sockets close too, once it is committed."""
+    from django.db import transaction
+
+    if raw or instance.pk is None or (update_fields is not None and "password" not in update_fields):
+        return
+    old = type(instance).objects.filter(pk=instance.pk).values_list("password", flat=True).first()
+    if old is not None and old != instance.password:
+        user_id = instance.pk
+        transaction.on_commit(lambda: credentials_changed(user_id))
+
+
 def connect_receivers() -> None:
-    from django.db.models.signals import post_delete, post_save
+    """Here, not in accounts: games depends on accounts, never the other way round."""
+    from django.contrib.auth.signals import user_logged_out
+    from django.db.models.signals import post_delete, post_save, pre_save
 
     from games.models import Match, Seat
 
     post_save.connect(match_saved, sender=Match, dispatch_uid="live.match_saved")
     post_save.connect(seat_changed, sender=Seat, dispatch_uid="live.seat_saved")
     post_delete.connect(_seat_deleted, sender=Seat, dispatch_uid="live.seat_deleted")
+    user_logged_out.connect(logged_out, dispatch_uid="live.logged_out")
+    pre_save.connect(password_saved, sender=settings.AUTH_USER_MODEL, dispatch_uid="live.password_saved")
 
 
 def _seat_deleted(sender, instance, **kwargs):
