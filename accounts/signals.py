@@ -32,4 +32,3 @@ def user_saved(sender, instance, created, **kwargs):
 @receiver(post_delete, sender=Profile)
 def profile_changed(sender, instance, **kwargs):
     forget_tokens(user_id=instance.user_id)
-
