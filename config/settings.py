@@ -157,7 +157,7 @@ if REDIS_URL:
     }
     # A Redis that stops answering (rather than refusing) fails a cache call in seconds instead
     # of hanging the request that made it.
-    CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": REDIS_URL,
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
                           "OPTIONS": {"socket_connect_timeout": 5, "socket_timeout": 5}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -1,37 +1,39 @@
-"""One socket per viewer of a match. Group messages say only "version N exists"; the socket
-then renders the live part for its own viewer, so nobody receives another seat's secrets.
+"""One socket per viewer of a match. It forwards: a change leaves its snapshot in the cache and
+announces it (games/live.py); the socket checks that its viewer may still watch (membership,
+seat, invitation, privacy and the session, as they are now) and sends the live part rendered
+for that viewer, made at most once per version and viewer among every process.
 
-The consumer is asynchronous and renders on the thread pool: one slow render does not hold up
-every other socket of the process (a synchronous consumer shares a single thread).
+The consumer is asynchronous and does its blocking work on the thread pool: one slow render
+does not hold up every other socket of the process.
 
-A socket renders only what is new for its viewer: a version (or a lobby change, or a chat line)
-announced after its last render began. What the browser sends costs no render: at most the
-last part is sent again, and a socket that sends too much or too fast is closed (SOCKET_*
-settings); sockets per user and per address are bounded too (SOCKETS_PER_*)."""
+The browser may send a move on the socket ({"action": …, "version": N}), applied by the same
+service as the forms' and the API's, and answered on the socket after the commit; anything else
+it sends gets at most the last part again. A socket that sends too much or too fast is closed
+(SOCKET_* settings); sockets per user and per address are bounded too (SOCKETS_PER_*)."""
 import asyncio
-import copy
 import json
 import logging
-import threading
 import time
-from collections import OrderedDict
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
+from django.utils.datastructures import MultiValueDict
+from django.utils.translation import gettext as _
 
 from config import metrics
-from games import panels, selectors, socket_slots
+from games import live, panels, selectors, services, socket_slots
 from games.errors import ServiceError
 from games.live import group_name
 
 log = logging.getLogger(__name__)
 
 # Close codes a client is told: a message too large (the WebSocket standard's), too many
-# messages (a policy code of ours), too many sockets open (as HTTP's 429).
-CLOSE_TOO_BIG, CLOSE_TOO_FAST, CLOSE_TOO_MANY = 1009, 4008, 4029
+# messages (a policy code of ours), too many sockets open (as HTTP's 429), no longer allowed to
+# watch (as HTTP's 403), the session ended (as HTTP's 401).
+CLOSE_TOO_BIG, CLOSE_TOO_FAST, CLOSE_TOO_MANY, CLOSE_NOT_ALLOWED, CLOSE_SIGNED_OUT = 1009, 4008, 4029, 4403, 4401
 # Servers' clocks may differ this much: a change announced so close to a render is shown again.
 CLOCK_SLACK = 0.5
 
@@ -40,90 +42,65 @@ def _in_pool(fn):
     return database_sync_to_async(fn, thread_sensitive=False)
 
 
-class _Read:
-    def __init__(self):
-        self.done, self.match, self.state_text, self.failed = threading.Event(), None, None, False
-        self.started = time.time()
-
-
-class SharedReads:
-    """Every socket of a match in this process hears an announcement at the same moment, and
-    each read the same match, seats and log for it. Now the first to handle an announcement
-    reads; the others wait for that read and render their own viewer's part from it. The key is
-    the announcement itself (match, version, sent_at): a read shared is one begun after the
-    announcement arrived, as each socket's own read would have been, and a lobby change that
-    keeps the version is a new announcement, so it is read again.
-
-    Each socket gets its own copy of the match with its own state (decoded from the JSON text of
-    the one read), so nothing a render does to the state reaches another viewer's render."""
-
-    # A read is kept only while the announcement's sockets are still answering it: a few seconds,
-    # a few hundred matches (each read holds the match, its seats and thirty log rows).
-    SECONDS, SIZE = 5.0, 512
-
-    def __init__(self):
-        self.lock, self.reads = threading.Lock(), OrderedDict()
-
-    def match(self, key, read):
-        """The match for this announcement and when its read began."""
-        with self.lock:
-            entry = self.reads.get(key)
-            mine = entry is None
-            if mine:
-                entry = self.reads[key] = _Read()
-                old = entry.started - self.SECONDS
-                while len(self.reads) > self.SIZE or next(iter(self.reads.values())).started < old:
-                    self.reads.popitem(last=False)
-        if mine:
-            try:
-                entry.match = read()
-                entry.state_text = None if entry.match.state is None else json.dumps(entry.match.state)
-            except BaseException:
-                entry.failed = True
-                raise
-            finally:
-                entry.done.set()
-        else:
-            entry.done.wait()
-            if entry.failed:  # (a database error, say) the waiting sockets try for themselves
-                started = time.time()
-                return read(), started
-        return self._own(entry), entry.started
-
-    @staticmethod
-    def _own(entry):
-        match = copy.copy(entry.match)
-        if entry.state_text is not None:
-            match.state = json.loads(entry.state_text)
-        return match
-
-
-shared_reads = SharedReads()
-
-
 class MatchConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
-        self.sent = None
-        self.shown_version, self.live_rendered_at, self.chat_rendered_at = -1, 0.0, 0.0
+        self.sent, self.access, self.groups_joined = None, None, []
+        self.shown_version, self.shown_revision, self.live_rendered_at, self.chat_rendered_at = -1, "", 0.0, 0.0
         self.closing, self.counted = False, []
         self.allowance, self.allowance_at = float(settings.SOCKET_MESSAGE_BURST), time.monotonic()
-        self.language = self._browser_language()
+        self.user = self.scope.get("user")
+        self.signed_in = self.user is not None and self.user.is_authenticated
+        session = self.scope.get("session")
+        self.session_key = session.session_key if self.signed_in and session is not None else None
+        self.invite = self._invite()
         self.lock = asyncio.Lock()
-        try:
-            await _in_pool(selectors.match_for_viewer)(match_id=self.match_id, user=self.scope.get("user"),
-                                                       invite_code=self._invite())
-        except ServiceError:
-            await self.close(code=4403)
+        # Joined before the first read: a change committed after it is announced to this socket.
+        groups = [group_name(self.match_id)]
+        if self.signed_in:
+            groups.append(live.user_group(self.user.pk))
+            if self.session_key:
+                groups.append(live.session_group(self.session_key))
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined = groups
+        opened = await _in_pool(self._open)()
+        if opened is None:
+            await self._leave_groups()
+            await self.close(code=CLOSE_NOT_ALLOWED)
             return
         if not await _in_pool(self._count_in)():
+            await self._leave_groups()
             await self.close(code=CLOSE_TOO_MANY)
             return
-        await self.channel_layer.group_add(group_name(self.match_id), self.channel_name)
         await self.accept()
         metrics.socket_opened(self)  # open sockets per process (/metrics)
         # A (re)connecting browser catches up at once with whatever it missed.
-        await self._send_live()
+        self.sent = opened
+        await self.send(text_data=opened)
+
+    def _open(self):
+        """Read the match as it is, check this viewer may watch it and render their part (the
+        catch-up every socket sends first). None if they may not watch."""
+        try:
+            match = selectors.match_live(match_id=self.match_id)
+        except ServiceError:
+            return None
+        if not selectors.can_watch(match, self.user, self.invite):
+            return None
+        self.access = live.access_of(match, match.seats.all())
+        self.credentials = live.credentials_of(self.user.pk) if self.signed_in else None
+        # What the viewer reads in, fixed for this socket (the profile is read once, here).
+        self.language = panels.viewer_language(self.user, self._browser_language())
+        self.zone = str(panels.viewer_time_zone(self.user))
+        self.live_rendered_at = time.time()
+        self.shown_version = match.version
+        return panels.render_live(match, self.user, browser_language=self.language)
+
+    async def _leave_groups(self):
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups_joined = []
 
     def _count_in(self) -> bool:
         """Count this socket against its user's and its address's limits; False if either is
@@ -138,14 +115,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _invite(self):
         query = self.scope.get("query_string", b"").decode()
         for part in query.split("&"):
-            key, _, value = part.partition("=")
+            key, _sep, value = part.partition("=")
             if key == "invite":
                 return value
         return None
 
     def _browser_language(self):
         """What the browser asked for in the handshake (the language cookie, then
-        Accept-Language), read as the pages read it; a profile's language still wins later."""
+        Accept-Language), read as the pages read it; a profile's language still wins."""
         request = HttpRequest()
         request.COOKIES = self.scope.get("cookies", {})
         headers = dict(self.scope.get("headers", []))
@@ -154,13 +131,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         metrics.socket_closed(self)
-        await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
+        await self._leave_groups()
         if getattr(self, "counted", None):
             await _in_pool(self._count_out)()
 
+    # --- What the browser sends --------------------------------------------------------
+
     async def receive(self, text_data=None, bytes_data=None):
-        # Moves go through HTTP (one write path); a client message at most asks for the part it
-        # has again. Nothing it sends makes the server render.
+        # Nothing a client sends makes the server render: a move is applied and answered, and
+        # anything else gets at most the part it has again.
         if self.closing:
             return
         size = len(text_data) if text_data is not None else len(bytes_data or b"")
@@ -170,8 +149,73 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._refuse(CLOSE_TOO_BIG)
         elif not self._allowed():
             await self._refuse(CLOSE_TOO_FAST)
+        elif (move := self._move_in(text_data)) is not None:
+            answer = await _in_pool(self._apply)(move)
+            if answer is not None:
+                await self.send(text_data=json.dumps(answer))
         elif self.sent is not None:
             await self.send(text_data=self.sent)
+
+    @staticmethod
+    def _move_in(text_data):
+        """The message as a move (a JSON object with an "action"), or None for anything else."""
+        if not text_data or "action" not in text_data:
+            return None
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            return {"refused": _("A move is a JSON object with an \"action\".")}
+        if not isinstance(message, dict) or "action" not in message:
+            return None
+        return message
+
+    def _apply(self, message):
+        """Apply a move through services.action_apply, as the forms and the API do, and say how
+        it went: after the commit, the new version and, for the player to act, their legal
+        actions. Hostile input gets the service's message (or the form parser's), never more."""
+        with translation.override(getattr(self, "language", None) or translation.get_language()):
+            if "refused" in message:
+                return {"type": "move.refused", "status": 400, "error": message["refused"]}
+            if not self.signed_in:
+                return {"type": "move.refused", "status": 403, "error": _("Log in to play.")}
+            if self._signed_out(cache.get_many(self._session_keys())):
+                return None  # closes with the next push; the move is not made by an ended session
+            try:
+                action = self._action_of(message)
+                match = services.action_apply(match_id=self.match_id, user=self.user, action=action,
+                                              expected_version=message.get("version"))
+            except ServiceError as exc:
+                answer = {"type": "move.refused", "status": exc.status, "error": exc.message}
+                if "version" in exc.extra:
+                    answer["version"] = exc.extra["version"]
+                return answer
+            seat = selectors.seat_of(match, self.user)
+            engine = selectors.get_engine(match.game)
+            to_act = (match.status == match.RUNNING and seat is not None and seat.number in match.turn_seats)
+            return {"type": "move.applied", "version": match.version, "your_turn": to_act,
+                    "legal": engine.legal_actions(match.state, seat.number) if to_act else []}
+
+    @staticmethod
+    def _action_of(message) -> dict:
+        """The action: a JSON object, or the fields of a form sent as htmx's ws-send sends them
+        (`action` as JSON text, `a.…` fields), read as the HTTP form is read."""
+        from games.views import parse_action
+
+        action = message["action"]
+        if isinstance(action, dict) and not any(key.startswith("a.") for key in message):
+            return action
+        if isinstance(action, dict):
+            message = {**message, "action": json.dumps(action)}
+        elif not isinstance(action, str):
+            raise services.BadRequest(_("An action is a JSON object with a \"type\"."))
+        fields = MultiValueDict()
+        for key, value in message.items():
+            if key == "action" or key.startswith("a."):
+                values = value if isinstance(value, list) else [value]
+                if not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in values):
+                    raise services.BadRequest(_("Field %(field)s does not fit the action.") % {"field": key[:40]})
+                fields.setlist(key, [str(v) for v in values])
+        return parse_action(fields)
 
     def _allowed(self) -> bool:
         """A token bucket: SOCKET_MESSAGE_BURST messages at once, then SOCKET_MESSAGES_PER_SECOND."""
@@ -189,19 +233,129 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.close(code=code)
         await _in_pool(self._count_out)()  # closed by us: it holds no place while the client lingers
 
+    # --- What the server announces -----------------------------------------------------
+
+    def _take_access(self, access):
+        if access is not None and (self.access is None or access["at"] >= self.access["at"]):
+            self.access = access
+
+    async def match_access(self, event):
+        """Who may watch changed without a new version (the admin): look again now."""
+        self._take_access(event.get("access"))
+        if not self.closing and not live.may_watch(self.access, self.user, self.invite):
+            await self._end(CLOSE_NOT_ALLOWED)
+
+    async def socket_end(self, event):
+        """The session logged out, or the user's password changed."""
+        await self._end(CLOSE_SIGNED_OUT)
+
+    async def _end(self, code):
+        if not self.closing:
+            self.closing = True
+            await self.close(code=code)
+
     async def match_changed(self, event):
+        self._take_access(event.get("access"))
         version, sent_at = event.get("version"), event.get("sent_at")
+        revision = event.get("revision") or ""
+        if event.get("unversioned") and not revision:
+            revision = str(sent_at)  # an announcement from before revisions
         if self.closing or (version is not None and version < self.shown_version):
             return  # an older version than the one shown
         if version == self.shown_version:
-            if not event.get("unversioned"):
+            if not revision or revision == self.shown_revision:
                 # The version shown: its state is fixed once committed, and the last render read
                 # it (under load a render may read a version whose announcement is still queued).
                 return
             if sent_at is not None and sent_at < self.live_rendered_at - CLOCK_SLACK:
                 return  # a lobby change announced before the last render began reading: it showed it
-        announced = (self.match_id, version, sent_at) if version is not None and sent_at is not None else None
-        await self._send_live(announced)
+        async with self.lock:  # one push at a time per socket, so an older one never overtakes
+            if self.closing:
+                return
+            pushed = await _in_pool(self._push)(version, revision)
+            if isinstance(pushed, int):
+                await self._end(pushed)
+                return
+            if pushed is None:
+                return
+            shown, html = pushed
+            if shown < self.shown_version:
+                return
+            self.shown_version, self.shown_revision = shown, revision
+            if html != self.sent:  # seats filling up change the page without a new version
+                self.sent = html
+                await self.send(text_data=html)
+
+    def _session_keys(self):
+        keys = []
+        if self.session_key:
+            keys.append(live.ended_key(self.session_key))
+        if self.signed_in:
+            keys.append(live.credentials_key(self.user.pk))
+        return keys
+
+    def _signed_out(self, found) -> bool:
+        if self.session_key and found.get(live.ended_key(self.session_key)):
+            return True
+        return self.signed_in and found.get(live.credentials_key(self.user.pk)) != self.credentials
+
+    def _viewer(self) -> str:
+        """Whose eyes the part is rendered for: a seat's player, or a spectator (in a lobby,
+        signed in, who may join, or not). Spectators of a kind share one rendering."""
+        if self.signed_in and self.user.pk in self.access["seated"]:
+            return f"user{self.user.pk}"
+        if self.access.get("lobby", True):
+            return "member" if self.signed_in else "visitor"
+        return "spectator"
+
+    def _push(self, version, revision):
+        """The part this viewer sees of the announced version, as (version, html); a close
+        code if they may no longer see it; None if there is nothing to send. One cache round
+        trip: the rendering, the session's marks."""
+        key = live.part_key(self.match_id, version, revision, self._viewer(), self.language, self.zone)
+        try:
+            found = cache.get_many([key, *self._session_keys()])
+        except Exception:
+            log.warning("the live parts' cache is away", exc_info=True)
+            found = {}
+        if self._signed_out(found):
+            return CLOSE_SIGNED_OUT
+        if not live.may_watch(self.access, self.user, self.invite):
+            return CLOSE_NOT_ALLOWED
+        made = found.get(key) or live.live_part(key, lambda: self._render(version, revision))
+        if made is None:
+            return None
+        if made is CLOSE_NOT_ALLOWED:
+            return CLOSE_NOT_ALLOWED
+        return made[0], made[1]
+
+    def _render(self, version, revision):
+        """Render the part from the announced snapshot; without one (lost, or an announcement
+        that left none) from the match read now, which also refreshes who may watch."""
+        match = None
+        try:
+            match = cache.get(live.snapshot_key(self.match_id, version, revision))
+        except Exception:
+            log.warning("could not read a snapshot", exc_info=True)
+        if match is None:
+            try:
+                match = selectors.match_live(match_id=self.match_id)
+            except ServiceError:
+                return None
+            self._take_access(live.access_of(match, match.seats.all()))
+            if not live.may_watch(self.access, self.user, self.invite):
+                return CLOSE_NOT_ALLOWED
+        html = panels.render_live(match, self.user, browser_language=self.language)
+        return match.version, html, match.version == version
+
+    def _render_chat(self):
+        try:
+            match = selectors.match_get(match_id=self.match_id)
+        except ServiceError:
+            return None
+        if not selectors.can_chat(match, self.user):
+            return None
+        return panels.render_chat(match, self.user, browser_language=self.language)
 
     async def match_chat(self, event):
         sent_at = event.get("sent_at")
@@ -211,42 +365,3 @@ class MatchConsumer(AsyncWebsocketConsumer):
         html = await _in_pool(self._render_chat)()
         if html:
             await self.send(text_data=html)
-
-    async def _send_live(self, announced=None):
-        # One render at a time per socket, so an older state never overtakes a newer one.
-        async with self.lock:
-            rendered = await _in_pool(self._render_live)(announced)
-            if rendered is None:
-                self.closing = True
-                await self.close()
-                return
-            version, html, started = rendered
-            self.shown_version, self.live_rendered_at = version, started
-            if html != self.sent:  # seats filling up change the page without a new version
-                self.sent = html
-                await self.send(text_data=html)
-
-    def _render_live(self, announced=None):
-        """`announced`: the announcement this render answers, which the match's other sockets
-        here answer too (they share one read); None to read for this socket alone."""
-        read = lambda: selectors.match_live(match_id=self.match_id)  # noqa: E731
-        try:
-            if announced is not None:
-                match, started = shared_reads.match(announced, read)
-            else:
-                started = time.time()
-                match = read()
-        except ServiceError:
-            return None
-        html = panels.render_live(match, self.scope.get("user"), browser_language=self.language)
-        return match.version, html, started
-
-    def _render_chat(self):
-        try:
-            match = selectors.match_get(match_id=self.match_id)
-        except ServiceError:
-            return None
-        user = self.scope.get("user")
-        if not selectors.can_chat(match, user):
-            return None
-        return panels.render_chat(match, user, browser_language=self.language)

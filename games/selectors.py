@@ -1,10 +1,7 @@
 """Reads the pages, the API and the socket need. Everything shown to a person goes through
 `engine.view(state, seat)`: the raw state (and its seed) never reaches a template."""
-import json
-import threading
-from collections import OrderedDict
-
-from django.db.models import OuterRef, Q, Subquery
+from django.core.cache import cache
+from django.db.models import OuterRef, Prefetch, Q, Subquery, prefetch_related_objects
 from django.db.models.functions import Now
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -13,7 +10,6 @@ from accounts.models import display_name
 from games.engines import get_engine
 from games.errors import NotAllowed, NotFound
 from games.models import ActionLog, Match, Seat, finish_reason_display
-from games.prepared import PreparedRead, prefetched
 
 LOG_LINES = 30
 
@@ -30,60 +26,9 @@ def _seats_with_players():
         away_until=Subquery(away.order_by("starts_at").values("ends_at")[:1]))
 
 
-# The reads behind every page, socket render and API call, compiled once (games/prepared.py).
-_MATCH_WITH_CREATOR = PreparedRead(lambda pk: Match.objects.select_related("creator").filter(pk=pk))
-_MATCH = PreparedRead(lambda pk: Match.objects.filter(pk=pk))
-_SEATS_WITH_PLAYERS = PreparedRead(lambda match_id: _seats_with_players().filter(match_id=match_id))
-_SEATS = PreparedRead(lambda match_id: Seat.objects.filter(match_id=match_id))
-# The rows a version's log shows: the newest up to that version.
-_RECENT_LOG = PreparedRead(lambda match_id, version: ActionLog.objects.filter(match_id=match_id, seq__lte=version)
-                           .order_by("-seq")[:LOG_LINES])
-# The rows from a given one on (that one included, to check it is still the row remembered).
-_LOG_FROM = PreparedRead(lambda match_id, seq: ActionLog.objects.filter(match_id=match_id, seq__gte=seq)
-                         .order_by("-seq")[:LOG_LINES + 1])
-
-
-class _RecentLogs:
-    """Each match's newest log rows, kept per process between its versions: a row never changes
-    once written, so a read of version N+1 fetches the row(s) after N, not thirty rows again
-    (under the load test the thirty rows were half of a socket update's shared read). The row
-    remembered as newest comes back with the new ones: if it is not the same row (a database
-    made again, where ids and seqs repeat), everything is read afresh. The rows kept are shared
-    by every render of the process, which only read them."""
-
-    # As many matches as SharedReads keeps reads of: thirty rows each (a few KB a row with its
-    # events) stay a few tens of MB a process.
-    SIZE = 512
-
-    def __init__(self):
-        self.lock, self.rows = threading.Lock(), OrderedDict()
-
-    def of(self, match: Match) -> list:
-        with self.lock:
-            kept = self.rows.get(match.pk)
-        rows = None
-        if kept and kept[0].seq <= match.version:
-            top = kept[0]
-            fetched = _LOG_FROM.all(match.pk, top.seq)
-            if fetched and fetched[-1].pk == top.pk and fetched[-1].created_at == top.created_at:
-                # (rows committed after the match was read are not this version's)
-                rows = [row for row in (fetched[:-1] + kept)[:LOG_LINES] if row.seq <= match.version]
-                if len(rows) < LOG_LINES and rows[-1].seq > 1:
-                    rows = None
-        if rows is None:
-            rows = _RECENT_LOG.all(match.pk, match.version)
-        with self.lock:
-            current = self.rows.get(match.pk)
-            if rows and (not current or current[0].seq <= rows[0].seq):
-                self.rows[match.pk] = rows
-            if match.pk in self.rows:
-                self.rows.move_to_end(match.pk)
-            while len(self.rows) > self.SIZE:
-                self.rows.popitem(last=False)
-        return rows
-
-
-recent_logs = _RecentLogs()
+def _recent_log(match_id, version):
+    """The rows a version's log shows: the newest up to that version."""
+    return list(ActionLog.objects.filter(match_id=match_id, seq__lte=version).order_by("-seq")[:LOG_LINES])
 
 
 def match_id_of(value) -> int:
@@ -101,16 +46,17 @@ def match_id_of(value) -> int:
 def with_bare_seats(match: Match) -> Match:
     """The match's seats read once, without their players, as `match.seats.all()` (a move and
     the legal-actions read need no more of them)."""
-    prefetched(match, "seats", _SEATS.all(match.pk))
+    prefetch_related_objects([match], "seats")
     return match
 
 
 def match_get(*, match_id) -> Match:
     """The match with its creator and its seats with their players (see _seats_with_players)."""
-    match = _MATCH_WITH_CREATOR.first(match_id_of(match_id))
+    match = (Match.objects.select_related("creator")
+             .prefetch_related(Prefetch("seats", queryset=_seats_with_players()))
+             .filter(pk=match_id_of(match_id)).first())
     if match is None:
         raise NotFound(_("No such match."))
-    prefetched(match, "seats", _SEATS_WITH_PLAYERS.all(match.pk))
     return match
 
 
@@ -175,8 +121,51 @@ def match_live(*, match_id) -> Match:
     """match_get and the rows of the log the live part shows (`recent_log`), read at once: what a
     socket renders from."""
     match = match_get(match_id=match_id)
-    match.recent_log = recent_logs.of(match)
+    match.recent_log = _recent_log(match.pk, match.version)
     return match
+
+
+def with_seats_and_players(match: Match) -> Match:
+    """The match's seats read once with their players (see _seats_with_players), as
+    `match.seats.all()`; nothing is read if this read them already."""
+    if not getattr(match, "seats_with_players", False):
+        prefetch_related_objects([match], Prefetch("seats", queryset=_seats_with_players()))
+        match.seats_with_players = True
+    return match
+
+
+def match_snapshot(match: Match) -> Match:
+    """A match as a committed change left it, for the sockets (games/live.py): the row and the
+    state the change made (not read back), its seats with their players (read only if the
+    change had not), and its recent log: the rows the change wrote on top of the ones the
+    version before kept (read only if those are not in the cache). Pickled into the cache, it
+    never changes afterwards."""
+    with_seats_and_players(match)
+    match.recent_log = _log_after_change(match)
+    return match
+
+
+def _log_after_change(match: Match) -> list:
+    # Keyed by when the match was made too: a database made again reuses ids.
+    key = f"live:log:{match.pk}:{match.created_at.timestamp() if match.created_at else ''}"
+    written = getattr(match, "appended_rows", [])
+    rows = None
+    if match.version == 0:
+        rows = []
+    elif written and [row.seq for row in written] == list(range(match.seq_at_lock + 1, match.version + 1)):
+        try:
+            kept = cache.get(key)
+        except Exception:
+            kept = None
+        if kept is not None and (kept[0].seq if kept else 0) == match.seq_at_lock:
+            rows = (written[::-1] + kept)[:LOG_LINES]
+    if rows is None:
+        rows = _recent_log(match.pk, match.version)
+    try:
+        cache.set(key, rows, 600)
+    except Exception:
+        pass  # the next version reads its rows
+    return rows
 
 
 def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> list[dict]:
@@ -188,57 +177,15 @@ def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> lis
         rows = recent
     else:
         rows = match.log.filter(seq__gt=after_seq).order_by("-seq")[:limit]
-    lang = translation.get_language()
     lines = []
     for row in rows:
-        texts = _row_words(engine, row, names, lang)
+        texts = [describe(engine, event, names) for event in reversed(row.events)]
         for event, text in zip(reversed(row.events), texts):
             if not event_visible(event, seat_number):
                 continue
             lines.append({"seq": row.seq, "at": row.created_at, "kind": row.kind,
                           "text": text, "dice": event.get("dice")})
     return lines
-
-
-class _DescribedRows:
-    """A row's events in words (newest first), by the row's events as JSON, the names and the
-    language: every socket of every match redescribed its last thirty rows on each new version,
-    though a row never changes. Kept by content, not by match and seq, so a row can never be
-    said as another row was (a database made again reuses ids); the words never depend on who
-    reads them (who may see an event is decided afterwards), so no viewer is in the key."""
-
-    SIZE = 20000
-
-    def __init__(self):
-        self.lock, self.texts = threading.Lock(), OrderedDict()
-
-    def get(self, engine, events: list, names: list[str], lang) -> list[str]:
-        key = (engine.name, lang, tuple(names), json.dumps(events, sort_keys=True, separators=(",", ":")))
-        with self.lock:
-            texts = self.texts.get(key)
-            if texts is not None:
-                self.texts.move_to_end(key)
-                return texts
-        texts = [describe(engine, event, names) for event in reversed(events)]
-        with self.lock:
-            self.texts[key] = texts
-            if len(self.texts) > self.SIZE:
-                self.texts.popitem(last=False)
-        return texts
-
-
-_described_row = _DescribedRows().get
-
-
-def _row_words(engine, row, names: list[str], lang) -> list[str]:
-    """A row's words, remembered on the row too: a row kept by recent_logs is described once
-    per language and names, not looked up by its JSON on every render."""
-    words = row.__dict__.setdefault("_words", {})
-    key = (engine.name, lang, tuple(names))
-    texts = words.get(key)
-    if texts is None:
-        texts = words[key] = _described_row(engine, row.events, names, lang)
-    return texts
 
 
 def describe(engine, event: dict, names: list[str]) -> str:
@@ -317,7 +264,7 @@ def match_for_player(*, match_id, user) -> Match:
     """A match as its player's moves need it: the row and its bare seats, without the users,
     profiles and vacations a page shows (the API's most frequent read, "my legal actions",
     costs half as much). Anyone else learns only what match_for_viewer would tell them."""
-    match = _MATCH.first(match_id_of(match_id))
+    match = Match.objects.filter(pk=match_id_of(match_id)).first()
     if match is None:
         raise NotFound(_("No such match."))
     with_bare_seats(match)

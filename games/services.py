@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import Vacation, active_vacation, vacation_days_left  # noqa: F401 (re-exported)
@@ -18,7 +19,6 @@ from games.engines import actions as declared_actions
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed, NotFound, StaleVersion
 from games.models import ActionLog, Job, Match, Seat
-from games.prepared import PreparedRead
 from games.validation import refuse_control_characters
 
 log = logging.getLogger(__name__)
@@ -37,31 +37,31 @@ def _engine(game: str):
         raise BadRequest(_("There is no game called %(game)s.") % {"game": repr(game)}) from None
 
 
-# A move's lock, compiled once (games/prepared.py).
-_MATCH_LOCKED = PreparedRead(lambda pk: Match.objects.select_for_update().filter(pk=pk))
-
-
 def _locked(match_id, *, seats: bool = False) -> Match:
     """The match row locked for this transaction; with `seats`, its seats read once, for a
     service whose every later read of them goes through match.seats.all() (a move reads them
     to find the mover, the turn's owner, the bots and the projection's owners)."""
-    match = _MATCH_LOCKED.first(selectors.match_id_of(match_id))
+    match = Match.objects.select_for_update().filter(pk=selectors.match_id_of(match_id)).first()
     if match is None:
         raise NotFound(_("No such match."))
     if seats:
-        selectors.with_bare_seats(match)
-    match.seq_at_lock, match.turn_passed_to = match.version, None
+        # With their players: the sockets' snapshot of the change needs them (games/live.py).
+        selectors.with_seats_and_players(match)
+    match.seq_at_lock, match.turn_passed_to, match.appended_rows = match.version, None, []
+    match.announced_by_service = True  # (games.live.match_saved: the services announce themselves)
     match.state_at_lock = match.state  # what the game's own tables hold now (see _settle)
     return match
 
 
 def _announce(match: Match, *, unversioned: bool = False) -> None:
-    """Tell the sockets once committed. `unversioned`: a change that keeps the version (a seat
-    taken, a colour changed, a deadline moved), which shows live too."""
+    """Once committed (and the response sent, under granian), leave the change's snapshot for
+    the sockets and tell them (games/live.py). `unversioned`: a change that keeps the version
+    (a seat taken, a colour changed, a deadline moved), which shows live too: it gets a
+    revision of its own."""
     from games import live
 
-    match_id, version = match.pk, match.version
-    after_response.on_commit(lambda: live.broadcast(match_id, version, unversioned=unversioned))
+    revision = live.new_revision() if unversioned else ""
+    after_response.on_commit(lambda: live.publish_change(match, revision))
 
 
 def _after_commit(match: Match) -> None:
@@ -78,8 +78,23 @@ def _after_commit(match: Match) -> None:
         jobs.queue_on_commit("games.tasks.apply_deadline", match_id)
     first, last = getattr(match, "seq_at_lock", 0) + 1, match.version
     owner = getattr(match, "turn_passed_to", None)
-    if settings.MATCH_CHANGED_LISTENERS and (last >= first or owner is not None):
+    if owner is not None and any(s.number == owner and s.played_by_bot(match) for s in match.seats.all()):
+        owner = None  # nobody is told of a bot's turn
+    events = getattr(match, "appended_events", [])
+    if (last >= first or owner is not None) and _listeners_care(events, owner):
         jobs.record(match, Job.MATCH_CHANGED, first_seq=first, last_seq=last, turn_passed_to=owner)
+    match.appended_events = []
+
+
+def _listeners_care(events: list, turn_passed_to) -> bool:
+    """Whether a listener of MATCH_CHANGED_LISTENERS has anything to tell of these events and
+    this turn: a listener may say beforehand (its `cares(events=, turn_passed_to=)`), so a move
+    that tells nobody anything queues no job; one that cannot say hears of every change."""
+    for path in settings.MATCH_CHANGED_LISTENERS:
+        cares = getattr(import_string(path), "cares", None)
+        if cares is None or cares(events=events, turn_passed_to=turn_passed_to):
+            return True
+    return False
 
 
 def _bot_to_act(match: Match) -> bool:
@@ -131,6 +146,7 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
             game_deadline=game_deadline, round_limit=round_limit, rated=rated,
             allow_vacation=allow_vacation, bots_cover_absence=bots_cover_absence,
         )
+        match.announced_by_service = True
         Seat.objects.create(match=match, user=creator, colour=Seat.COLOURS[0],
                             time_bank_left=match.time_bank_seconds)
         for n in range(1, bot_seats + 1):
@@ -246,8 +262,11 @@ def _deal(match: Match) -> None:
 
 def _append(match: Match, *, seat, kind, actor, action, events) -> ActionLog:
     match.version += 1
-    return ActionLog.objects.create(match=match, seq=match.version, seat=seat, kind=kind,
-                                    actor=actor, action=action, events=events)
+    match.appended_events = getattr(match, "appended_events", []) + list(events)
+    row = ActionLog.objects.create(match_id=match.pk, seq=match.version, seat=seat, kind=kind,
+                                   actor=actor, action=action, events=events)
+    match.appended_rows = getattr(match, "appended_rows", []) + [row]
+    return row
 
 
 def _step(match: Match, engine, seat, action, *, kind, actor=None) -> list:
@@ -493,6 +512,7 @@ def _shift_turns(user, delta) -> None:
         owner = match.seats.filter(number=match.turn_seats[0]).first() if match.turn_seats else None
         if owner is None or owner.user_id != user.pk or owner.played_by_bot(match):
             continue
+        match.announced_by_service = True
         match.turn_deadline = max(match.turn_deadline + delta, timezone.now())
         match.next_due_at = _next_due(match)
         match.save(update_fields=["turn_deadline", "next_due_at"])

@@ -13,7 +13,6 @@ from django.utils.module_loading import import_string
 from config import health, metrics
 from games import jobs, services
 from games.models import Job, Match
-from games.prepared import PreparedRead
 
 log = logging.getLogger(__name__)
 
@@ -21,10 +20,10 @@ SWEEP_BATCH = 500
 DRAIN_BATCH = 100
 # Which listeners a Job row of each kind is for (settings, by dotted path).
 JOB_LISTENERS = {Job.MATCH_CHANGED: "MATCH_CHANGED_LISTENERS", Job.MATCH_FINISHED: "MATCH_FINISHED_LISTENERS"}
-# A job's row locked for its run, skipped if another run holds it (games/prepared.py: a move
-# makes a job, and compiling this read was a quarter of the worker's time for one).
-_JOB_LOCKED = PreparedRead(lambda pk: Job.objects.select_for_update(skip_locked=True).filter(pk=pk).values_list(
-    "match_id", "kind", "args").order_by()[:1])
+# A job's row locked for its run, skipped if another run holds it.
+def _job_locked(pk):
+    return Job.objects.select_for_update(skip_locked=True).filter(pk=pk).values_list(
+        "match_id", "kind", "args").order_by().first()
 
 
 def queue(task, *args) -> bool:
@@ -52,7 +51,7 @@ def run_job(job_id):
     worker (and by older deploys), run by the drain and the sweep."""
     try:
         with transaction.atomic():
-            job = _JOB_LOCKED.first(job_id)
+            job = _job_locked(job_id)
             if job is None:
                 return False
             match_id, kind, args = job

@@ -14,7 +14,6 @@ from django.utils.translation import ngettext
 
 from games.engines import get_engine
 from games.models import ActionLog, Match, Seat
-from games.prepared import PreparedRead
 from games.selectors import seat_names
 from notifications.models import Notification, ReminderSent
 from notifications.services import notify, speaking_to
@@ -39,12 +38,15 @@ CARD_EVENTS = {"card"}
 TOLD_EVENTS = OFFER_EVENTS | CARD_EVENTS
 
 
-# A job's reads, compiled once (games/prepared.py): the worker runs one job per move.
-_LOG_EVENTS = PreparedRead(lambda match_id, first, last: ActionLog.objects.filter(
-    match_id=match_id, seq__gte=first, seq__lte=last).order_by("seq").values_list("seq", "events"))
-_TOLD_SEATS = PreparedRead(lambda match_id: Seat.objects.filter(
-    match_id=match_id, number__isnull=False, match__state__isnull=False)
-    .select_related("match", "user__profile").defer("match__state"))
+# A job's reads: the worker runs one job per move.
+def _log_rows(match_id, first, last):
+    return ActionLog.objects.filter(match_id=match_id, seq__gte=first, seq__lte=last).order_by("seq").values_list(
+        "seq", "events")
+
+
+def _told_seats(match_id):
+    return (Seat.objects.filter(match_id=match_id, number__isnull=False, match__state__isnull=False)
+            .select_related("match", "user__profile").defer("match__state"))
 
 
 def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
@@ -54,7 +56,7 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
     rows = _log_events(match_id, first_seq, last_seq)
     if turn_passed_to is None and not any(e.get("type") in TOLD_EVENTS for _, events in rows for e in events):
         return
-    seats = {s.number: s for s in _TOLD_SEATS.all(match_id)}
+    seats = {s.number: s for s in _told_seats(match_id)}
     if not seats:
         return
     match = next(iter(seats.values())).match
@@ -112,11 +114,20 @@ def _offered_to(event, seats) -> list:
     return [seats[n] for n in numbers if isinstance(n, int) and not isinstance(n, bool) and n in seats]
 
 
+def _match_changed_cares(*, events, turn_passed_to) -> bool:
+    """What match_changed may tell, known at the commit (games.services): a turn that passed to a
+    person, an offer or a card. Anything else would make a job that tells nobody."""
+    return turn_passed_to is not None or any(e.get("type") in TOLD_EVENTS for e in events)
+
+
+match_changed.cares = _match_changed_cares
+
+
 def _log_events(match_id, first_seq, last_seq) -> list:
     """(seq, events) of the match's log rows first_seq..last_seq, in order."""
     if last_seq < first_seq:
         return []
-    return [(seq, events or []) for seq, events in _LOG_EVENTS.all(match_id, first_seq, last_seq)]
+    return [(seq, events or []) for seq, events in _log_rows(match_id, first_seq, last_seq)]
 
 
 def _profile(seat):

@@ -18,7 +18,8 @@ from games.models import Match
 @pytest.fixture
 def told(monkeypatch):
     calls = []
-    monkeypatch.setattr(live, "broadcast", lambda match_id, version, **kw: calls.append(("broadcast", version)))
+    # A committed change's announcement (with its snapshot for the sockets).
+    monkeypatch.setattr(live, "publish_change", lambda match, revision: calls.append(("broadcast", match.version)))
     return calls
 
 

@@ -181,8 +181,8 @@ def test_a_deal_and_a_lobby_change_are_announced_as_unversioned_a_move_as_a_new_
     from games import live
 
     heard = []
-    monkeypatch.setattr(live, "broadcast", lambda match_id, version, unversioned=False:
-                        heard.append((version, unversioned)))
+    monkeypatch.setattr(live, "publish", lambda match_id, version, revision, snapshot, access:
+                        heard.append((version, bool(revision))))
     with django_capture_on_commit_callbacks(execute=True):
         match = services.match_create(creator=player, game="race", seats=3, options={"finish": 30})
     with django_capture_on_commit_callbacks(execute=True):

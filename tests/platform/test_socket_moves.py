@@ -1,0 +1,85 @@
+"""Moves over the socket that is already open (issue 26): applied by services.action_apply as
+the forms' and the API's are, answered on that socket after the commit with the new version
+and, for the player to act, their legal actions; hostile input gets a clear message."""
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games import consumers
+from games.models import Match
+from tests.platform.test_socket_authorisation import _open, _players, _signed_in, _until_closed
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def _answer(socket):
+    """The move's answer, past the live parts the socket may push meanwhile."""
+    for _ in range(5):
+        text = await socket.receive_from(timeout=5)
+        if text.startswith("{"):
+            return json.loads(text)
+    raise AssertionError("no answer to the move")
+
+
+async def test_a_move_on_the_socket_is_applied_and_answered_with_the_new_version_and_legal_actions():
+    match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
+    anna_socket = await _open(match.pk, await sync_to_async(_signed_in)(anna))
+    bo_socket = await _open(match.pk, await sync_to_async(_signed_in)(bo))
+    await anna_socket.send_to(text_data=json.dumps({"action": {"type": "roll"}, "version": 0}))
+    answer = await _answer(anna_socket)
+    assert answer["type"] == "move.applied" and answer["version"] == 1 and answer["your_turn"] is True
+    assert {a["type"] for a in answer["legal"]} == {"advance", "stay"}
+    assert (await sync_to_async(Match.objects.get)(pk=match.pk)).version == 1
+    assert 'data-version="1"' in await bo_socket.receive_from(timeout=5)  # the others see it as ever
+    # A form as htmx's ws-send sends it: the action as JSON text, the version as text.
+    await anna_socket.send_to(text_data=json.dumps({"action": '{"type": "stay"}', "version": "1",
+                                                    "HEADERS": {"HX-Request": "true"}}))
+    answer = await _answer(anna_socket)
+    assert answer == {"type": "move.applied", "version": 2, "your_turn": False, "legal": []}
+    for socket in (anna_socket, bo_socket):
+        await socket.disconnect()
+
+
+@pytest.mark.parametrize("message, status, words", [
+    ({"action": {"type": "roll"}, "version": 7}, 409, "moved on"),
+    ({"action": {"type": "fly"}, "version": 0}, 400, "cannot fly"),
+    ({"action": "not json", "version": 0}, 400, "JSON"),
+    ({"action": ["roll"]}, 400, "JSON object"),
+    ({"action": {"type": "roll"}, "version": [0]}, 400, "whole number"),
+    ({"action": {"type": "roll"}, "a.x": {"deep": 1}}, 400, "does not fit"),
+])
+async def test_hostile_moves_get_a_clear_message_and_change_nothing(message, status, words):
+    match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
+    socket = await _open(match.pk, await sync_to_async(_signed_in)(anna))
+    await socket.send_to(text_data=json.dumps(message))
+    answer = await _answer(socket)
+    assert answer["type"] == "move.refused" and answer["status"] == status and words in answer["error"]
+    assert (await sync_to_async(Match.objects.get)(pk=match.pk)).version == 0
+    await socket.send_to(text_data='{"action": ')  # not even JSON
+    assert (await _answer(socket))["status"] == 400
+    await socket.disconnect()
+
+
+async def test_a_spectator_or_another_seat_cannot_move_for_a_player():
+    match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
+    visitor = await _open(match.pk)
+    await visitor.send_to(text_data=json.dumps({"action": {"type": "roll"}}))
+    assert (await _answer(visitor))["status"] == 403
+    bo_socket = await _open(match.pk, await sync_to_async(_signed_in)(bo))
+    await bo_socket.send_to(text_data=json.dumps({"action": {"type": "roll"}}))
+    answer = await _answer(bo_socket)
+    assert answer["status"] == 400 and "not your turn" in answer["error"]
+    assert (await sync_to_async(Match.objects.get)(pk=match.pk)).version == 0
+    for socket in (visitor, bo_socket):
+        await socket.disconnect()
+
+
+async def test_moves_count_against_the_sockets_message_allowance(settings):
+    settings.SOCKET_MESSAGE_BURST, settings.SOCKET_MESSAGES_PER_SECOND = 3, 0.01
+    match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
+    socket = await _open(match.pk, await sync_to_async(_signed_in)(anna))
+    for _ in range(5):
+        await socket.send_to(text_data=json.dumps({"action": {"type": "fly"}}))
+    sent, code = await _until_closed(socket)
+    assert code == consumers.CLOSE_TOO_FAST and len(sent) <= 3
