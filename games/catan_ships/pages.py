@@ -186,12 +186,17 @@ class Board:
             return self.hex_words(h) if h else str(ident)
         around = self.hexes_at_vertex(ident) if kind == "vertex" else self.hexes_at_edge(ident)
         land = [h for h in around if h["terrain"] != "water"]
-        if kind == "edge" and not land and around:
-            # Out at sea every edge of a water hex would read alike: say which side of it.
-            h = min(around, key=lambda h: (not h.get("number"), h["id"]))
-            p = self.edges[ident]
-            return pgettext("catan place", "%(side)s edge of %(hex)s") % {
-                "side": side_word(p["x"] - h["x"], p["y"] - h["y"]), "hex": self.hex_words(h)}
+        if len(land) <= 1 and around:
+            # On the coast or out at sea, the places around one hex would all read alike
+            # ("edge by Water 5" twice): say which side of that hex.
+            h = land[0] if land else min(around, key=lambda h: (not h.get("number"), h["id"]))
+            p = self.edges[ident] if kind == "edge" else self.vertices[ident]
+            dx, dy = p["x"] - h["x"], p["y"] - h["y"]
+            if kind == "edge":
+                return pgettext("catan place", "%(side)s edge of %(hex)s") % {"side": side_word(dx, dy),
+                                                                             "hex": self.hex_words(h)}
+            return pgettext("catan place", "%(side)s corner of %(hex)s") % {"side": corner_word(dx, dy),
+                                                                           "hex": self.hex_words(h)}
         land = land or around
         words = " / ".join(self.hex_words(h) for h in sorted(land, key=lambda h: (h["terrain"] == "water", h["id"])))
         if kind == "edge":
@@ -233,6 +238,17 @@ SIDE_WORDS = (  # a pointy-top hex's six sides, clockwise from the east (y grows
 
 def side_word(dx: float, dy: float) -> str:
     return str(SIDE_WORDS[round(math.degrees(math.atan2(dy, dx)) / 60) % 6])
+
+
+CORNER_WORDS = (  # its six corners, clockwise from the north
+    pgettext_lazy("catan side", "north"), pgettext_lazy("catan side", "north-east"),
+    pgettext_lazy("catan side", "south-east"), pgettext_lazy("catan side", "south"),
+    pgettext_lazy("catan side", "south-west"), pgettext_lazy("catan side", "north-west"),
+)
+
+
+def corner_word(dx: float, dy: float) -> str:
+    return str(CORNER_WORDS[round((math.degrees(math.atan2(dy, dx)) + 90) / 60) % 6])
 
 
 TARGETS = (("vertex", "vertex"), ("edge", "edge"), ("hex", "hex"))

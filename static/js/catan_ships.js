@@ -58,8 +58,11 @@
     inLive = !!(event.target.closest && event.target.closest("#cs-live"));
   });
   document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("#cs-live button[name=action]");
-    if (button) acted = {board: !!button.closest(".cs-spots"), value: button.value};
+    var button = event.target.closest && event.target.closest("#cs-live button");
+    if (!button) return;
+    var form = button.closest("details.cs-form");
+    acted = {board: !!button.closest(".cs-spots"), value: button.name === "action" ? button.value : "",
+             form: form ? form.className : ""};
   }, true);
 
   function refocus(root) {
@@ -70,7 +73,19 @@
     if (!live) return;
     var spot = live.querySelector(".cs-spots.placed .cs-spot");
     var next = null;
-    if (acted && acted.value && !acted.board) {
+    // A refused move (an offer of nothing): the answer shows why at the top of the live part;
+    // open the form again and put the reason in it, by the fields to correct.
+    var error = root.querySelector(".error[role=alert]");
+    if (error && acted && acted.form) {
+      var again = null;
+      live.querySelectorAll("details.cs-form").forEach(function (d) { if (!again && d.className === acted.form) again = d; });
+      if (again) {
+        again.open = true;
+        again.querySelector("form").prepend(error);
+        next = again.querySelector("input:not([type=hidden]), select, button");
+      }
+    }
+    if (!next && acted && acted.value && !acted.board) {
       live.querySelectorAll(".cs-panel button[name=action]").forEach(function (b) {
         if (!next && b.value === acted.value) next = b;
       });
