@@ -11,7 +11,12 @@
   function place(root) {
     root.querySelectorAll(".cs-board").forEach(function (board) {
       var ratio = Number(board.getAttribute("data-ratio"));
-      if (ratio) board.style.setProperty("--ratio", ratio);
+      if (ratio) {
+        board.style.setProperty("--ratio", ratio);
+        // The frame keeps the whole board's shape, zoomed in or not: the panel under it does
+        // not move when places light up (a Roll that brings the robber).
+        board.parentNode.style.setProperty("--ratio", ratio);
+      }
       // One hex radius in percent of the board's width: the lit places are sized by it.
       var units = Number(board.getAttribute("data-units"));
       if (units) {
@@ -30,6 +35,7 @@
         }
       });
       spots.classList.add("placed");
+      board.classList.add("zoomable");
       // A board zoomed in (a phone, with lit places) scrolls in its own frame: bring the lit
       // places into the frame, never moving the page.
       var frame = board.parentNode;
@@ -103,7 +109,11 @@
 
   document.addEventListener("toggle", function (event) {
     var d = event.target;
-    if (d.classList && d.classList.contains("cs-spot-menu") && d.open) closeMenus(d);
+    if (d.classList && d.classList.contains("cs-spot-menu") && d.open) {
+      closeMenus(d);
+      // In a zoomed board's frame the list may open past the frame's edge: bring it in.
+      d.querySelector(".cs-menu").scrollIntoView({block: "nearest", inline: "nearest"});
+    }
     // "Play a knight" open: the board shows the knight's hexes instead of the build spots.
     if (d.classList && d.classList.contains("cs-knight")) {
       var live = d.closest("#cs-live"), board = live && live.querySelector(".cs-board");
