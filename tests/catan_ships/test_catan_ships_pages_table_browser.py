@@ -214,3 +214,24 @@ def test_on_a_phone_every_lit_place_is_big_enough_and_a_tap_only_picks_it(table)
     assert focused.startswith("cs-spot k-edge")
     me.no_sideways_scroll()
     assert me.errors == []
+
+
+def test_an_empty_offer_is_refused_beside_its_form_which_stays_open(table):
+    users, sit = table
+    match = play_until(new_match(*users), lambda s: s["phase"] == "main", seed=4)
+    me = sit(match, match.turn_seats[0], DESKTOP, "desktop")
+    me.open(match)
+    me.page.click(".cs-offer summary")
+    me.page.evaluate("document.querySelector('.cs-offer').scrollIntoView({block: 'center'})")
+    before = me.scroll_y()
+    me.page.click(".cs-offer form button:not([name])")
+    me.page.wait_for_selector(".cs-offer[open] form .error[role=alert]", timeout=15000)
+    assert me.page.locator("#match-live > .error").count() == 0
+    assert me.page.evaluate("document.activeElement.closest('.cs-offer') !== null")
+    assert abs(me.scroll_y() - before) <= 40
+    me.shot("empty-offer")
+    match.refresh_from_db()
+    assert ENGINE.view(match.state, None)["offers"] == []
+    # A refused move is answered 400 by design (with its reason, swapped in): Chromium logs the
+    # status; nothing else may be logged.
+    assert [e for e in me.errors if "status of 400" not in e] == []
