@@ -513,7 +513,9 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
     hint = None
     if my_turn and seat != current and view["phase"] == "main":
         hint = pgettext("catan hint", "An offer waits for your answer.")
-    if my_turn and on_board:
+    # A knight's hexes are lit only once "Play a knight" is open: they ask for no hint.
+    lit = [s for s in on_board if "play-knight" not in s["cls"]]
+    if my_turn and lit:
         words = HINT_WORDS.get(view["phase"])
         if words is not None:
             hint = str(words) % {"number": sum(view["dice"]) if view.get("dice") else ""} if "%(" in str(words) else str(words)
@@ -531,6 +533,7 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
         "harbours": [d for d in (board.harbour_drawing(h) for h in board.harbours) if d],
         **drawn,
         "spots": on_board if my_turn else [],
+        "lit": bool(lit) if my_turn else False,
         "forms": _forms(view, rest, me, names, seat, board) if my_turn else {},
         "phase": view["phase"], "phase_words": PHASE_WORDS.get(view["phase"], view["phase"]),
         "dice": view.get("dice"), "dice_total": sum(view["dice"]) if view.get("dice") else None,

@@ -77,7 +77,7 @@
     if (active && active !== document.body && document.contains(active)) return;
     var live = root.id === "cs-live" ? root : root.querySelector("#cs-live");
     if (!live) return;
-    var spot = live.querySelector(".cs-spots.placed .cs-spot");
+    var spot = live.querySelector(".cs-spots.placed > .cs-spot:not(.knight), .cs-spots.placed > .cs-spot-menu:not(.knight) > summary");
     var next = null;
     // A refused move (an offer of nothing): the answer shows why at the top of the live part;
     // open the form again and put the reason in it, by the fields to correct.
@@ -119,6 +119,8 @@
       var live = d.closest("#cs-live"), board = live && live.querySelector(".cs-board");
       if (!board || !board.querySelector(".cs-spots.placed > .knight")) return;
       board.classList.toggle("knight-on", d.open);
+      if (!board.hasAttribute("data-lit")) board.setAttribute("data-lit", board.classList.contains("lit") ? "1" : "");
+      board.classList.toggle("lit", d.open || board.getAttribute("data-lit") === "1");
       unpick();
       var first = board.querySelector(".cs-spots.placed > .knight");
       if (d.open) (first.tagName === "DETAILS" ? first.querySelector("summary") : first).focus();

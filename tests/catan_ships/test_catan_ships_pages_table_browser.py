@@ -235,3 +235,33 @@ def test_an_empty_offer_is_refused_beside_its_form_which_stays_open(table):
     # A refused move is answered 400 by design (with its reason, swapped in): Chromium logs the
     # status; nothing else may be logged.
     assert [e for e in me.errors if "status of 400" not in e] == []
+
+
+def test_a_knight_is_played_by_choosing_its_hex_on_the_board(table):
+    from tests.catan_ships.catan_pages_support import set_state, states_of_a_playout
+
+    users, sit = table
+    match = new_match(*users)
+    for state, seat, legal in states_of_a_playout(steps=4000, rnd_seed=11):
+        if state["phase"] == "main" and seat == state["current"] and any(a["type"] == "play_knight" for a in legal):
+            break
+    match = set_state(match, state)
+    me = sit(match, seat, DESKTOP, "desktop")
+    me.open(match)
+    assert me.page.locator(".cs-spots.placed > .knight").first.is_hidden()
+    me.page.click(".cs-knight summary")
+    me.page.wait_for_selector(".cs-board.knight-on")
+    shown = me.page.locator(".cs-spots.placed > :visible")
+    assert shown.count() == len({a["hex"] for a in legal if a["type"] == "play_knight"})
+    assert me.page.evaluate("document.activeElement.closest('.knight') !== null")
+    me.shot("knight")
+    assert me.axe_violations() == []
+    first = me.page.locator(".cs-spots.placed > .knight").first
+    me.press(first if first.evaluate("e => e.tagName") == "BUTTON" else first.locator("summary"))
+    if first.evaluate("e => e.tagName") == "DETAILS":
+        me.press(me.page.locator(".cs-spot-menu[open] .cs-menu button").first)
+    me.wait_version_above(match.version)
+    match.refresh_from_db()
+    assert match.log.order_by("-seq").first().action["type"] == "play_knight" or any(
+        row.action.get("type") == "play_knight" for row in match.log.all())
+    assert me.errors == []
