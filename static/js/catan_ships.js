@@ -149,6 +149,7 @@
   function confirmBar() { return document.querySelector("#cs-live .cs-confirm"); }
 
   function unpick() {
+    picked = null;
     document.querySelectorAll("#cs-live .cs-picked").forEach(function (el) { el.classList.remove("cs-picked"); });
     var bar = confirmBar();
     if (bar) bar.hidden = true;
@@ -159,17 +160,36 @@
     if (!button) return;
     if (button === armed) { armed = null; return; }   // confirmed: let the form post it
     var bar = confirmBar();
-    if (!bar || !touched || Date.now() - touched > 1500) return;
+    // A click from Enter or Space has no detail (no pointer pressed): it commits at once.
+    if (!bar || !touched || Date.now() - touched > 1500 || event.detail === 0) return;
     event.preventDefault();
+    pick(button, bar);
+  }, true);
+
+  var picked = null;   // the picked place's action, kept while the live part is replaced
+
+  function pick(button, bar) {
     unpick();
     var menu = button.closest(".cs-spot-menu");
     (menu ? menu.querySelector("summary") : button).classList.add("cs-picked");
     bar.querySelector(".cs-confirm-what").textContent = button.getAttribute("title") || button.textContent;
     bar.hidden = false;
     bar.picked = button;
+    picked = button.value;
     closeMenus(null);
     bar.querySelector(".cs-confirm-yes").focus({preventScroll: true});
-  }, true);
+  }
+
+  // An update that arrives between the tap and the confirmation (the socket's copy of the last
+  // move, another player's offer) keeps the pick if the place is still offered.
+  function repick(root) {
+    if (!picked) return;
+    var again = null, bar = root.querySelector(".cs-confirm");
+    root.querySelectorAll(".cs-spots.placed button[name=action]").forEach(function (b) {
+      if (b.value === picked) again = b;
+    });
+    if (again && bar) pick(again, bar); else picked = null;
+  }
   document.addEventListener("click", function (event) {
     var bar = event.target.closest && event.target.closest(".cs-confirm");
     if (!bar) return;
@@ -186,6 +206,7 @@
     window.htmx.onLoad(function (root) {
       place(root);
       refocus(root);
+      repick(root);
     });
   } else {
     document.addEventListener("DOMContentLoaded", function () { place(document); });

@@ -31,7 +31,8 @@ CONTROLS = """() => {
 
 TARGETS = """() => {
   const all = [...document.querySelectorAll('#match-live button, #match-live summary, #match-live a, #match-live input, #match-live select')]
-    .filter(e => { const r = e.getBoundingClientRect(); return r.width && r.height && !e.disabled; });
+    // checkVisibility: a closed list's buttons still have boxes, but nobody can see or tap them.
+    .filter(e => { const r = e.getBoundingClientRect(); return r.width && r.height && !e.disabled && e.checkVisibility(); });
   const boxes = all.map(e => e.getBoundingClientRect());
   const bad = [];
   all.forEach((e, i) => {
