@@ -185,7 +185,19 @@ class Board:
             h = self.hex_by_id.get(ident)
             return self.hex_words(h) if h else str(ident)
         around = self.hexes_at_vertex(ident) if kind == "vertex" else self.hexes_at_edge(ident)
-        land = [h for h in around if h["terrain"] != "water"] or around
+        land = [h for h in around if h["terrain"] != "water"]
+        if len(land) <= 1 and around:
+            # On the coast or out at sea, the places around one hex would all read alike
+            # ("edge by Water 5" twice): say which side of that hex.
+            h = land[0] if land else min(around, key=lambda h: (not h.get("number"), h["id"]))
+            p = self.edges[ident] if kind == "edge" else self.vertices[ident]
+            dx, dy = p["x"] - h["x"], p["y"] - h["y"]
+            if kind == "edge":
+                return pgettext("catan place", "%(side)s edge of %(hex)s") % {"side": side_word(dx, dy),
+                                                                             "hex": self.hex_words(h)}
+            return pgettext("catan place", "%(side)s corner of %(hex)s") % {"side": corner_word(dx, dy),
+                                                                           "hex": self.hex_words(h)}
+        land = land or around
         words = " / ".join(self.hex_words(h) for h in sorted(land, key=lambda h: (h["terrain"] == "water", h["id"])))
         if kind == "edge":
             return pgettext("catan place", "edge by %(hexes)s") % {"hexes": words}
@@ -208,12 +220,35 @@ class Board:
         else:
             dx, dy = mx, my
         d = math.hypot(dx, dy) or 1
-        ox, oy = mx + dx / d * .3, my + dy / d * .3
+        # far enough out that a ship on the harbour's edge leaves the rate readable
+        ox, oy = mx + dx / d * .45, my + dy / d * .45
         kind = harbour["kind"]
         return {"x": _r(ox), "y": _r(oy), "kind": kind, "rate": "3:1" if kind == "3:1" else "2:1",
                 "resource": None if kind == "3:1" else kind,
                 "words": _("3:1 harbour") if kind == "3:1" else _("2:1 harbour: %(resource)s") % {"resource": resource_word(kind)},
                 "lines": [(_r(a["x"]), _r(a["y"])), (_r(b["x"]), _r(b["y"]))]}
+
+
+SIDE_WORDS = (  # a pointy-top hex's six sides, clockwise from the east (y grows southwards)
+    pgettext_lazy("catan side", "east"), pgettext_lazy("catan side", "south-east"),
+    pgettext_lazy("catan side", "south-west"), pgettext_lazy("catan side", "west"),
+    pgettext_lazy("catan side", "north-west"), pgettext_lazy("catan side", "north-east"),
+)
+
+
+def side_word(dx: float, dy: float) -> str:
+    return str(SIDE_WORDS[round(math.degrees(math.atan2(dy, dx)) / 60) % 6])
+
+
+CORNER_WORDS = (  # its six corners, clockwise from the north
+    pgettext_lazy("catan side", "north"), pgettext_lazy("catan side", "north-east"),
+    pgettext_lazy("catan side", "south-east"), pgettext_lazy("catan side", "south"),
+    pgettext_lazy("catan side", "south-west"), pgettext_lazy("catan side", "north-west"),
+)
+
+
+def corner_word(dx: float, dy: float) -> str:
+    return str(CORNER_WORDS[round((math.degrees(math.atan2(dy, dx)) + 90) / 60) % 6])
 
 
 TARGETS = (("vertex", "vertex"), ("edge", "edge"), ("hex", "hex"))
@@ -232,15 +267,15 @@ def spots(board: Board, legal: list[dict], names) -> tuple[list[dict], list[dict
     rest = []
     for a in legal:
         target = _target(a)
-        # A knight may be played at many moments; its hexes are offered in the panel, so the
-        # board keeps its build spots clear.
-        if target is None or a.get("type") not in SPOT_WORDS or a["type"] == "play_knight" \
-                or board.where(*target) is None:
+        # A knight's hexes are lit on the board too, shown (by catan_ships.js) only while the
+        # panel's "Play a knight" is open, so the build spots stay clear the rest of the time.
+        if target is None or a.get("type") not in SPOT_WORDS or board.where(*target) is None:
             rest.append(a)
             continue
         x, y = board.where(*target)
         left, top = board.percent(x, y)
-        spot = places.setdefault(target, {"kind": target[0], "id": target[1], "left": left, "top": top,
+        key = (target, a["type"] == "play_knight")
+        spot = places.setdefault(key, {"kind": target[0], "id": target[1], "left": left, "top": top,
                                           "place": board.place_words(*target), "actions": [], "types": set()})
         spot["types"].add(a["type"])
         short = _say(SHORT_WORDS[a["type"]], ship=a.get("ship", ""))
@@ -302,17 +337,33 @@ def pieces(board: Board, view: dict, colours, names) -> dict:
     robber = board.hex_by_id.get(view.get("robber"))
     pirate = board.edges.get(view.get("pirate")) if view.get("pirate") is not None else None
     return {"roads": roads, "buildings": buildings, "ships": ships,
-            "robber": {"x": _r(robber["x"] - .45), "y": _r(robber["y"])} if robber else None,
+            "robber": {"x": _r(robber["x"] - .5), "y": _r(robber["y"] + .05)} if robber else None,
             "pirate": {"x": _r(pirate["x"]), "y": _r(pirate["y"])} if pirate else None}
 
 
-def _hexes(board: Board) -> list[dict]:
+def _hexes(board: Board, robber=None) -> list[dict]:
     out = []
     for h in board.hexes:
         n = h.get("number")
         out.append({"id": h["id"], "points": board.corners(h, .985), "terrain": h["terrain"],
                     "x": _r(h["x"]), "y": _r(h["y"]), "number": n, "hot": n in (6, 8),
-                    "pips": 6 - abs(7 - n) if n else 0, "words": board.hex_words(h)})
+                    "pips": 6 - abs(7 - n) if n else 0, "words": board.hex_words(h),
+                    "robbed": robber is not None and h["id"] == robber})
+    return out
+
+
+def bank_rates(board: Board, view: dict, seat) -> dict:
+    """The viewer's bank rate for each resource, from the harbours where they have built (the
+    engine's rule, worked out again from the view for the form's words): 4, 3 at a 3:1
+    harbour, 2 at a harbour of that resource."""
+    mine = {b["vertex"] for b in view.get("buildings", []) if b["seat"] == seat}
+    out = dict.fromkeys(RESOURCES, 4)
+    for h in board.harbours:
+        e = board.edges.get(h["edge"])
+        if e is None or not {e["a"], e["b"]} & mine:
+            continue
+        for r in (RESOURCES if h["kind"] == "3:1" else (h["kind"],)):
+            out[r] = min(out[r], 3 if h["kind"] == "3:1" else 2)
     return out
 
 
@@ -333,7 +384,8 @@ def _forms(view: dict, legal: list[dict], me: dict | None, names, seat, board: B
         # The "get" list starts on something other than the first "give": trading a resource
         # for itself is never what a player means.
         first_get = next((r for r in gets if r != gives[0]), gets[0])
-        forms["bank"] = {"give": [{"value": r, "words": resource_word(r)} for r in gives],
+        rate = bank_rates(board, view, seat)
+        forms["bank"] = {"give": [{"value": r, "words": goods_words({r: rate[r]})} for r in gives],
                          "get": [{"value": r, "words": resource_word(r), "selected": r == first_get} for r in gets]}
     if "offer" in by_type:
         handled.add("offer")
@@ -356,7 +408,7 @@ def _forms(view: dict, legal: list[dict], me: dict | None, names, seat, board: B
     ship_buttons, offer_buttons, other, knights, road_building, counters = [], {}, [], [], [], {}
     for a in legal:
         t = a.get("type")
-        if t in handled or _target(a) is not None and t in SPOT_WORDS and t != "play_knight":
+        if t in handled:
             continue
         words = action_words(a, names, board)
         if t == "play_knight":
@@ -432,6 +484,10 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
     me = next((p for p in view["players"] if p["seat"] == seat and "hand" in p), None)
     on_board, rest = spots(board, legal, names)
     current = view.get("current")
+    acting = [s for s in (view.get("to_act") or []) if s is not None]
+    # The turn line names whoever the engine waits for: in the sail phase or a discard that is
+    # not always the turn's player.
+    shown = current if current in acting or not acting else (seat if seat in acting else acting[0])
     players = []
     for p in view["players"]:
         s = p["seat"]
@@ -457,7 +513,9 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
     hint = None
     if my_turn and seat != current and view["phase"] == "main":
         hint = pgettext("catan hint", "An offer waits for your answer.")
-    if my_turn and on_board:
+    # A knight's hexes are lit only once "Play a knight" is open: they ask for no hint.
+    lit = [s for s in on_board if "play-knight" not in s["cls"]]
+    if my_turn and lit:
         words = HINT_WORDS.get(view["phase"])
         if words is not None:
             hint = str(words) % {"number": sum(view["dice"]) if view.get("dice") else ""} if "%(" in str(words) else str(words)
@@ -465,22 +523,27 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
             hint = pgettext("catan", "Choose a lit place on the board.")
     costs = [{"words": w, "resources": [{"resource": x, "words": resource_word(x)} for x in r]} for key, w, r in COSTS
              if key != "ship" or view.get("ships_variant")]
+    drawn = pieces(board, view, colours, names)
+    ships = drawn["ships"]
     return {
         "viewbox": board.viewbox, "ratio": _r(board.w / board.h), "units": _r(board.w),
-        "hexes": _hexes(board),
+        "hexes": _hexes(board, view.get("robber")),
         "terrains": [{"terrain": t, "words": TERRAIN_WORDS[t], "resource": resource_word(TERRAIN_RESOURCE[t]) if TERRAIN_RESOURCE[t] else ""}
                      for t in TERRAIN_WORDS if any(h["terrain"] == t for h in board.hexes)],
         "harbours": [d for d in (board.harbour_drawing(h) for h in board.harbours) if d],
-        **pieces(board, view, colours, names),
+        **drawn,
         # Outside his turn a player may still have a move (unloading a docked ship at once):
         # what the legal actions offer is shown whenever there are any.
         "spots": on_board if my_turn or legal else [],
+        "lit": bool(lit) if my_turn or legal else False,
         "forms": _forms(view, rest, me, names, seat, board) if my_turn or legal else {},
         "phase": view["phase"], "phase_words": PHASE_WORDS.get(view["phase"], view["phase"]),
         "dice": view.get("dice"), "dice_total": sum(view["dice"]) if view.get("dice") else None,
-        "current_name": seat_name(names, current) if current is not None else None,
-        "you_current": seat is not None and seat == current,
-        "current_colour": seat_colour(colours, current),
+        "current_name": seat_name(names, shown) if shown is not None else None,
+        "you_current": seat is not None and seat == shown,
+        "current_colour": seat_colour(colours, shown),
+        "knights_on_board": any("play-knight" in s["cls"] for s in on_board) if my_turn else False,
+        "fleet": [{"words": s["words"], "colour": s["colour"]} for s in ships],
         "players": players, "me": me, "hand": hand, "cards": cards, "offers": offers,
         "logbook": logbook, "goal": view.get("goal"), "ships_variant": view.get("ships_variant"),
         "discarding": discarding, "hint": hint, "costs": costs if me else [], "bank": [{"words": resource_word(r), "resource": r, "count": (view.get("bank") or {}).get(r, 0)}

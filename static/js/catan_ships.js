@@ -2,17 +2,27 @@
 // list of buttons) in a form that htmx posts; without this file they are a plain list under
 // the board. This file lays them over the board at their places (data-x, data-y: percent of
 // the board), keeps at most one place's list open, and closes it on Escape or a click
-// elsewhere. It runs on each new live part (htmx.onLoad) and keeps no state outside it.
+// elsewhere. On a touch screen a tap on a lit place picks it and a bar under the screen asks
+// to confirm: a finger that lands on the neighbouring place commits nothing. It runs on each
+// new live part (htmx.onLoad) and keeps no state outside it but where the player last acted.
 (function () {
   "use strict";
 
   function place(root) {
     root.querySelectorAll(".cs-board").forEach(function (board) {
       var ratio = Number(board.getAttribute("data-ratio"));
-      if (ratio) board.style.setProperty("--ratio", ratio);
+      if (ratio) {
+        board.style.setProperty("--ratio", ratio);
+        // The frame keeps the whole board's shape, zoomed in or not: the panel under it does
+        // not move when places light up (a Roll that brings the robber).
+        board.parentNode.style.setProperty("--ratio", ratio);
+      }
       // One hex radius in percent of the board's width: the lit places are sized by it.
       var units = Number(board.getAttribute("data-units"));
-      if (units) board.style.setProperty("--u", (100 / units) + "%");
+      if (units) {
+        board.style.setProperty("--u", (100 / units) + "%");
+        board.style.setProperty("--units", units);
+      }
       var spots = board.querySelector(".cs-spots");
       if (!spots) return;
       spots.querySelectorAll("[data-x]").forEach(function (el) {
@@ -25,23 +35,69 @@
         }
       });
       spots.classList.add("placed");
+      board.classList.add("zoomable");
+      // A board zoomed in (a phone, with lit places) scrolls in its own frame: bring the lit
+      // places into the frame, never moving the page.
+      var frame = board.parentNode;
+      if (frame.classList.contains("cs-board-frame") && frame.scrollWidth > frame.clientWidth + 1) {
+        var xs = [], ys = [];
+        spots.querySelectorAll("[data-x]").forEach(function (el) {
+          xs.push(Number(el.getAttribute("data-x")));
+          ys.push(Number(el.getAttribute("data-y")));
+        });
+        var mid = function (v) { return (Math.min.apply(null, v) + Math.max.apply(null, v)) / 2 / 100; };
+        frame.scrollLeft = mid(xs) * frame.scrollWidth - frame.clientWidth / 2;
+        frame.scrollTop = mid(ys) * frame.scrollHeight - frame.clientHeight / 2;
+      }
     });
   }
 
   // The live part is replaced after every action, by the action's answer and again by the
-  // socket: focus inside it would fall back to the top of the page. While the player is working
-  // in it, put the focus on the next lit place (or the turn's first button) instead, without
-  // scrolling, so a keyboard player carries on where they were.
-  var inLive = false;
+  // socket: focus inside it would fall back to the page's body. While the player is working in
+  // it, put the focus back where it helps, without scrolling: the same button if it is still
+  // offered (another load, another trade); after a move on the board, the next lit place (the
+  // road beside the new settlement); where the board is the only place to act (the robber after
+  // a 7), its first lit place; otherwise the turn line, which says what the move did (the dice)
+  // and is not a button: one Enter too many ends nothing.
+  var inLive = false, acted = null;
   document.addEventListener("focusin", function (event) {
     inLive = !!(event.target.closest && event.target.closest("#cs-live"));
   });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#cs-live button");
+    if (!button) return;
+    var form = button.closest("details.cs-form");
+    acted = {board: !!button.closest(".cs-spots"), value: button.name === "action" ? button.value : "",
+             form: form ? form.className : ""};
+  }, true);
 
   function refocus(root) {
     if (!inLive) return;
     var active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;
-    var next = root.querySelector(".cs-spots.placed .cs-spot, .cs-actions button");
+    var live = root.id === "cs-live" ? root : root.querySelector("#cs-live");
+    if (!live) return;
+    var spot = live.querySelector(".cs-spots.placed > .cs-spot:not(.knight), .cs-spots.placed > .cs-spot-menu:not(.knight) > summary");
+    var next = null;
+    // A refused move (an offer of nothing): the answer shows why at the top of the live part;
+    // open the form again and put the reason in it, by the fields to correct.
+    var error = root.querySelector(".error[role=alert]");
+    if (error && acted && acted.form) {
+      var again = null;
+      live.querySelectorAll("details.cs-form").forEach(function (d) { if (!again && d.className === acted.form) again = d; });
+      if (again) {
+        again.open = true;
+        again.querySelector("form").prepend(error);
+        next = again.querySelector("input:not([type=hidden]), select, button");
+      }
+    }
+    if (!next && acted && acted.value && !acted.board) {
+      live.querySelectorAll(".cs-panel button[name=action]").forEach(function (b) {
+        if (!next && b.value === acted.value) next = b;
+      });
+    }
+    if (!next && spot && ((acted && acted.board) || !live.querySelector(".cs-panel button"))) next = spot;
+    if (!next) next = live.querySelector(".cs-turn, .cs-winner");
     if (next) next.focus({preventScroll: true});
   }
 
@@ -53,10 +109,25 @@
 
   document.addEventListener("toggle", function (event) {
     var d = event.target;
-    if (d.classList && d.classList.contains("cs-spot-menu") && d.open) closeMenus(d);
+    if (d.classList && d.classList.contains("cs-spot-menu") && d.open) {
+      closeMenus(d);
+      // In a zoomed board's frame the list may open past the frame's edge: bring it in.
+      d.querySelector(".cs-menu").scrollIntoView({block: "nearest", inline: "nearest"});
+    }
+    // "Play a knight" open: the board shows the knight's hexes instead of the build spots.
+    if (d.classList && d.classList.contains("cs-knight")) {
+      var live = d.closest("#cs-live"), board = live && live.querySelector(".cs-board");
+      if (!board || !board.querySelector(".cs-spots.placed > .knight")) return;
+      board.classList.toggle("knight-on", d.open);
+      if (!board.hasAttribute("data-lit")) board.setAttribute("data-lit", board.classList.contains("lit") ? "1" : "");
+      board.classList.toggle("lit", d.open || board.getAttribute("data-lit") === "1");
+      unpick();
+      var first = board.querySelector(".cs-spots.placed > .knight");
+      if (d.open) (first.tagName === "DETAILS" ? first.querySelector("summary") : first).focus();
+    }
   }, true);
   document.addEventListener("click", function (event) {
-    if (!event.target.closest || !event.target.closest(".cs-spot-menu")) closeMenus(null);
+    if (!event.target.closest || !event.target.closest(".cs-spot-menu, .cs-confirm")) closeMenus(null);
   });
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape") return;
@@ -65,12 +136,77 @@
       open.removeAttribute("open");
       open.querySelector("summary").focus({preventScroll: true});
     }
+    unpick();
+  });
+
+  // Pick, then confirm, on a touch screen. A mouse or a keyboard commits at once: they do not
+  // miss by a finger's width.
+  var touched = 0, armed = null;
+  document.addEventListener("pointerdown", function (event) {
+    touched = event.pointerType === "touch" ? Date.now() : 0;
+  }, true);
+
+  function confirmBar() { return document.querySelector("#cs-live .cs-confirm"); }
+
+  function unpick() {
+    picked = null;
+    document.querySelectorAll("#cs-live .cs-picked").forEach(function (el) { el.classList.remove("cs-picked"); });
+    var bar = confirmBar();
+    if (bar) bar.hidden = true;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".cs-spots.placed button[name=action]");
+    if (!button) return;
+    if (button === armed) { armed = null; return; }   // confirmed: let the form post it
+    var bar = confirmBar();
+    // A click from Enter or Space has no detail (no pointer pressed): it commits at once.
+    if (!bar || !touched || Date.now() - touched > 1500 || event.detail === 0) return;
+    event.preventDefault();
+    pick(button, bar);
+  }, true);
+
+  var picked = null;   // the picked place's action, kept while the live part is replaced
+
+  function pick(button, bar) {
+    unpick();
+    var menu = button.closest(".cs-spot-menu");
+    (menu ? menu.querySelector("summary") : button).classList.add("cs-picked");
+    bar.querySelector(".cs-confirm-what").textContent = button.getAttribute("title") || button.textContent;
+    bar.hidden = false;
+    bar.picked = button;
+    picked = button.value;
+    closeMenus(null);
+    bar.querySelector(".cs-confirm-yes").focus({preventScroll: true});
+  }
+
+  // An update that arrives between the tap and the confirmation (the socket's copy of the last
+  // move, another player's offer) keeps the pick if the place is still offered.
+  function repick(root) {
+    if (!picked) return;
+    var again = null, bar = root.querySelector(".cs-confirm");
+    root.querySelectorAll(".cs-spots.placed button[name=action]").forEach(function (b) {
+      if (b.value === picked) again = b;
+    });
+    if (again && bar) pick(again, bar); else picked = null;
+  }
+  document.addEventListener("click", function (event) {
+    var bar = event.target.closest && event.target.closest(".cs-confirm");
+    if (!bar) return;
+    if (event.target.closest(".cs-confirm-yes") && bar.picked && document.contains(bar.picked)) {
+      armed = bar.picked;
+      inLive = true;
+      acted = {board: true, value: armed.value};
+      armed.click();
+    }
+    if (event.target.closest(".cs-confirm-yes, .cs-confirm-no")) unpick();
   });
 
   if (window.htmx) {
     window.htmx.onLoad(function (root) {
       place(root);
       refocus(root);
+      repick(root);
     });
   } else {
     document.addEventListener("DOMContentLoaded", function () { place(document); });

@@ -56,6 +56,8 @@ def act_by_click(person, match):
         press(person, spot)
         if spot.evaluate("e => e.tagName") == "SUMMARY":   # several choices here: pick from its list
             press(person, page.locator(".cs-spot-menu[open] .cs-menu button").first)
+        if person.touch:   # a tap picks the place; the move is made once confirmed
+            press(person, page.locator(".cs-confirm-yes"))
     elif "end_sailing" in types:
         press(person, page.locator("button:has-text('Done sailing')"))
     elif "end_turn" in types:

@@ -45,7 +45,7 @@ def test_an_offer_made_with_the_form_is_answered_and_confirmed_on_the_page(playe
     # The other player reads it and answers with a button; the third is not asked.
     name = users[me].profile.display_name
     answer_page = client_for(users[other]).get(match.get_absolute_url()).content.decode()
-    assert f"<strong>{name}</strong> gives 1 Brick for 1 Wool" in answer_page
+    assert f"{name} gives 1 Brick for 1 Wool" in answer_page
     assert "An offer waits for your answer." in answer_page and "Your move" not in answer_page
     accept = {"type": "answer", "offer": offer["id"], "accept": True}
     assert accept in offered(answer_page)
