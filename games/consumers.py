@@ -18,6 +18,7 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils import translation
 from django.utils.datastructures import MultiValueDict

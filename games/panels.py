@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from accounts.models import Vacation
 from games import selectors
 from games.engines import get_engine, may_act
-from games.models import ActionLog, Match, Seat
+from games.models import Match, Seat
 
 
 def game_template(game: str, name: str):
