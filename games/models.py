@@ -101,7 +101,10 @@ class Match(models.Model):
         from games.engines import ENGINES
 
         engine = ENGINES.get(self.game)
-        return f"{engine.title if engine else self.game.title()} #{self.pk}"
+        if engine is None:
+            return f"{self.game.title()} #{self.pk}"
+        title_of = getattr(engine, "title_of", None)  # a variant that is another game (Catan without ships)
+        return f"{title_of(self.options) if title_of else engine.title} #{self.pk}"
 
     def get_absolute_url(self):
         return reverse("match_detail", args=[self.pk])

@@ -177,11 +177,14 @@ def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> lis
         rows = recent
     else:
         rows = match.log.filter(seq__gt=after_seq).order_by("-seq")[:limit]
+    # An engine may say a seat reads an event already in a private twin of it (Catan's theft:
+    # the thief and the victim see which card went), so its line is not shown to them twice.
+    told_otherwise = getattr(engine, "told_otherwise", None) or (lambda event, seat: False)
     lines = []
     for row in rows:
         texts = [describe(engine, event, names) for event in reversed(row.events)]
         for event, text in zip(reversed(row.events), texts):
-            if not event_visible(event, seat_number):
+            if not event_visible(event, seat_number) or told_otherwise(event, seat_number):
                 continue
             lines.append({"seq": row.seq, "at": row.created_at, "kind": row.kind,
                           "text": text, "dice": event.get("dice")})

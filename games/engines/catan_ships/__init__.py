@@ -18,6 +18,10 @@ class CatanShipsEngine:
     def options(self, lang: str = "en") -> list[dict]:
         return view.options(lang)
 
+    def title_of(self, options: dict) -> str:
+        """A match's game by its options: with ships off it is the standard base game."""
+        return "Catan" if (options or {}).get("ships", True) is False else self.title
+
     # Rules editions (docs/rules/changelog.md): a match plays to its end under the edition it
     # was dealt under; edition 1's behaviour stays for its states.
     edition = state.EDITION
@@ -62,6 +66,11 @@ class CatanShipsEngine:
 
     def describe(self, event: dict, names: list[str], lang: str = "en") -> str:
         return view.describe(event, names, lang)
+
+    def told_otherwise(self, event: dict, seat) -> bool:
+        """This seat reads the event already in a private twin of it (a theft's thief and
+        victim see which card went): the log does not tell them twice."""
+        return view.told_otherwise(event, seat)
 
 
 ENGINE = CatanShipsEngine()

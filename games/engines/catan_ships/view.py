@@ -126,9 +126,20 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
     for name in ("number", "count", "points", "length", "round"):
         if name in event:
             fields[name] = event[name]
+    if isinstance(event.get("gains"), dict):
+        # Production is public: who got what, seat by seat.
+        fields["gains"] = "; ".join(f"{_name(names, int(seat), lang)} {_goods(goods, lang)}"
+                                    for seat, goods in sorted(event["gains"].items(), key=lambda kv: int(kv[0]))
+                                    if str(seat).isdigit() and isinstance(goods, dict))
     book = WORDS.books[language(lang)]
     text = book.get(key) or WORDS.books["en"][key]
     return genitives(text, lang, fields).format_map(_Blank(fields))
+
+
+def told_otherwise(event: dict, seat) -> bool:
+    """The public "stole a card" of a theft, for its thief and its victim: they read the private
+    "stole ore from" of the same theft."""
+    return event.get("type") == "stole_card" and seat is not None and seat in (event.get("seat"), event.get("victim"))
 
 
 class _Blank(dict):
@@ -138,4 +149,4 @@ class _Blank(dict):
         return ""
 
 
-__all__ = ["describe", "options", "standings", "view", "RESOURCES"]
+__all__ = ["describe", "options", "standings", "told_otherwise", "view", "RESOURCES"]

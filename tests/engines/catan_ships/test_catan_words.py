@@ -61,3 +61,28 @@ def test_options_in_four_languages():
     labels = {lang: ENGINE.options(lang)[0]["label"] for lang in ("en", "da", "de", "sv")}
     assert labels == {"en": "Ships", "da": "Skibe", "de": "Schiffe", "sv": "Skepp"}
     assert ENGINE.options()[0]["default"] is True
+
+
+def test_production_says_who_got_what_in_every_language():
+    """The log of a roll names each player's takings (issue 24: it said only which hexes produced)."""
+    event = {"type": "produced", "number": 8, "gains": {"2": {"ore": 1}, "0": {"grain": 2, "wool": 1}}}
+    assert ENGINE.describe(event, NAMES, "en") == "The hexes numbered 8 produced: Anna 2 grain, 1 wool; Cia 1 ore"
+    for lang, word in (("da", "Korn"), ("de", "Getreide"), ("sv", "säd")):
+        text = ENGINE.describe(event, NAMES, lang)
+        assert text.index("Anna") < text.index("Cia") and word.lower() in text.lower(), (lang, text)
+
+
+def test_a_theft_is_told_once_to_its_thief_and_victim_and_once_to_the_others():
+    """The thief and the victim read which card went (the private "stole"); the public "stole a
+    card" is for the others alone."""
+    public = {"type": "stole_card", "seat": 1, "victim": 2}
+    assert ENGINE.told_otherwise(public, 1) and ENGINE.told_otherwise(public, 2)
+    assert not ENGINE.told_otherwise(public, 0) and not ENGINE.told_otherwise(public, None)
+    assert not ENGINE.told_otherwise({"type": "stole", "seat": 1, "victim": 2, "resource": "ore",
+                                      "private": [1, 2]}, 1)
+
+
+def test_with_ships_off_the_game_is_called_catan():
+    """The base game (ships: false) is not labelled "Catan with ships" (issue 24)."""
+    assert ENGINE.title_of({"ships": False}) == "Catan"
+    assert ENGINE.title_of({"ships": True}) == ENGINE.title_of({}) == "Catan with ships"
