@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.html import conditional_escape, format_html
 from django.utils.timezone import template_localtime
 from django.utils.safestring import mark_safe
+from django.urls import reverse
 from django.utils.translation import gettext as _, pgettext_lazy
 
 from games.models import Seat
@@ -182,3 +183,18 @@ def seat_items(context, seats) -> str:
             out.append('<small class="away">' + _("on vacation until %(day)s") % {"day": v(day)} + "</small>")
         out += ["\n    ", absent if s.is_absent else "", "\n    ", you if me and s.pk == me.pk else "", "\n  </li>\n"]
     return mark_safe("".join(out))
+
+
+@register.inclusion_tag("games/partials/action_form.html", takes_context=True)
+def action_form(context, action=None, *, id="", css="", label="", target="#match-live", swap="outerHTML",
+                ship="", start=""):
+    """The opening of a form that posts a move: <form> aimed at the match's action URL (plain
+    POST without JavaScript, hx-post with it, answered by the live part), the CSRF token, the
+    version the player saw (a stale move is refused) and, when given, the action as JSON. Close
+    it with </form>. `target` and `swap` may be empty to inherit them from an enclosing element;
+    `ship` and `start` fill data-ship and data-from for a game's script."""
+    match = context["match"]
+    if action is not None and not isinstance(action, str):
+        action = action_json(action)
+    return {"url": reverse("match_action", args=[match.pk]), "version": match.version, "action": action,
+            "id": id, "css": css, "label": label, "target": target, "swap": swap, "ship": ship, "start": start}
