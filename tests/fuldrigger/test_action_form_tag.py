@@ -23,7 +23,7 @@ def test_it_opens_a_form_posting_the_action_with_token_and_version():
     assert 'name="csrfmiddlewaretoken" value="' in html
     assert '<input type="hidden" name="version" value="34">' in html
     # The action's JSON is escaped by the template, quotes and all: the browser posts it back whole.
-    assert 'name="action" value="{&quot;a&quot;:&quot;&lt;&#x27;&amp;&gt;&quot;,&quot;type&quot;:&quot;roll&quot;}"' in html
+    assert "name=\"action\" value='{&quot;a&quot;:&quot;&lt;&#x27;&amp;&gt;&quot;,&quot;type&quot;:&quot;roll&quot;}'" in html
     assert html.endswith("<button>Go</button></form>")
 
 
