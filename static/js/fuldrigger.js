@@ -17,9 +17,16 @@
     return (el && el.getAttribute("data-say-" + key)) || "";
   }
 
-  function scale() {     // SVG units per CSS pixel at the current zoom
+  // SVG units per CSS pixel at zoom 1. A wide map shows the whole world; a narrow one (a phone)
+  // is filled top to bottom and pans sideways: the whole world in 390 px would be a strip 140 px
+  // tall in a box of 350, the rest empty ocean.
+  function whole() {
     var w = map.clientWidth || 1, h = map.clientHeight || 1;
-    return Math.max(size[0] / w, size[1] / h) / view.zoom;
+    return w < 600 ? Math.min(size[0] / w, size[1] / h) : Math.max(size[0] / w, size[1] / h);
+  }
+
+  function scale() {     // SVG units per CSS pixel at the current zoom
+    return whole() / view.zoom;
   }
 
   function clampView() {
@@ -106,14 +113,8 @@
     var left = 30, right = 70, top = 44, bottom = 30;
     var w = Math.max(1, map.clientWidth - left - right), h = Math.max(1, map.clientHeight - top - bottom);
     var k = Math.min(far, Math.max(near, Math.max(bw / w, bh / h)));
-    var whole = Math.max(size[0] / map.clientWidth, size[1] / map.clientHeight);
-    view = {cx: x + bw / 2 + (right - left) / 2 * k, cy: y + bh / 2 - (top - bottom) / 2 * k, zoom: whole / k};
+    view = {cx: x + bw / 2 + (right - left) / 2 * k, cy: y + bh / 2 - (top - bottom) / 2 * k, zoom: whole() / k};
     apply();
-  }
-
-  function inView(x, y) {
-    var s = scale(), w = map.clientWidth * s, h = map.clientHeight * s;
-    return Math.abs(x - view.cx) < w / 2 - 20 * s && Math.abs(y - view.cy) < h / 2 - 20 * s;
   }
 
   // Where the map opens: on the viewer's fleet (the live part says where), readable.
@@ -137,17 +138,31 @@
     }
     if (chosen === shownChoice) return;
     shownChoice = chosen;
-    var xs = [], ys = [];
+    var xs = [], ys = [], lit = [];
     pieces.querySelectorAll(".fd-reach circle, .fd-ship.fd-selected").forEach(function (el) {
       var x = Number(el.getAttribute("cx") || el.getAttribute("data-x")), y = Number(el.getAttribute("cy") || el.getAttribute("data-y"));
-      if (isFinite(x) && isFinite(y)) { xs.push(x); ys.push(y); }
+      if (isFinite(x) && isFinite(y)) { xs.push(x); ys.push(y); if (el.tagName.toLowerCase() === "circle") lit.push([x, y]); }
     });
     if (!xs.length) return;
+    var ship = pieces.querySelector(".fd-ship.fd-selected");
+    var sx = ship ? Number(ship.getAttribute("data-x")) : xs[0], sy = ship ? Number(ship.getAttribute("data-y")) : ys[0];
+    // Across the date line: the squares on the other edge count from the ship's side.
+    xs = xs.map(function (x) { return Math.abs(x - sx) > size[0] / 2 ? x + (x < sx ? size[0] : -size[0]) : x; });
     var x0 = Math.min.apply(null, xs), y0 = Math.min.apply(null, ys);
     var x1 = Math.max.apply(null, xs), y1 = Math.max.apply(null, ys);
-    if (x1 - x0 > size[0] / 2) return;     // across the date line: leave the view to the player
-    if (xs.every(function (x, i) { return inView(x, ys[i]); })) return;
-    fit(x0, y0, x1 - x0, y1 - y0, 0.15, 1.2);
+    // Close enough that every lit square is a finger's width from the next (a tap must land on
+    // the square meant), and far enough to show all the reach when that zoom allows it.
+    var gap = Infinity;
+    for (var i = 0; i < lit.length; i++) for (var j = i + 1; j < lit.length; j++) {
+      gap = Math.min(gap, Math.hypot(lit[i][0] - lit[j][0], lit[i][1] - lit[j][1]));
+    }
+    var far = Math.min(1.2, isFinite(gap) ? gap / (touch ? 28 : 16) : 1.2);
+    var w = Math.max(1, map.clientWidth - 100), h = Math.max(1, map.clientHeight - 74);
+    if (Math.max((x1 - x0) / w, (y1 - y0) / h) > far) {
+      fit(sx - 1, sy - 1, 2, 2, Math.min(0.15, far), far);   // all of it does not fit: centre on the ship
+    } else {
+      fit(x0, y0, x1 - x0, y1 - y0, Math.min(0.15, far), far);
+    }
     movedFor = true;
   }
 
