@@ -59,7 +59,7 @@
   function sizes(s) {
     var css = root.style;
     css.setProperty("--fd-k", s.toFixed(4));
-    css.setProperty("--fd-lit", touch ? 13 : 7);       // a lit square's radius: a finger's width on a phone
+    css.setProperty("--fd-lit", touch ? 13 : 12.5);    // a lit square's radius: 24 px across at least (WCAG 2.2), a finger on a phone
     css.setProperty("--fd-haz", factor(6.4, 9, 20, s).toFixed(3));
     css.setProperty("--fd-port", factor(5.2, 7, 14, s).toFixed(3));
     css.setProperty("--fd-mark", factor(6, 12, 20, s).toFixed(3));
@@ -156,7 +156,7 @@
     for (var i = 0; i < lit.length; i++) for (var j = i + 1; j < lit.length; j++) {
       gap = Math.min(gap, Math.hypot(lit[i][0] - lit[j][0], lit[i][1] - lit[j][1]));
     }
-    var far = Math.min(1.2, isFinite(gap) ? gap / (touch ? 28 : 16) : 1.2);
+    var far = Math.min(1.2, isFinite(gap) ? gap / (touch ? 28 : 26) : 1.2);
     var w = Math.max(1, map.clientWidth - 100), h = Math.max(1, map.clientHeight - 74);
     if (Math.max((x1 - x0) / w, (y1 - y0) / h) > far) {
       fit(sx - 1, sy - 1, 2, 2, Math.min(0.15, far), far);   // all of it does not fit: centre on the ship
