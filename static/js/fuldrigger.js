@@ -456,28 +456,44 @@
 
   // Keyboard users keep their place: when the live part is replaced, the control that had the
   // focus (the same link, button or field in the new part) gets it back.
-  var focusKey = null;
+  var focusKey = null, focusPart = null;
 
   function quoted(value) { return '"' + String(value).replace(/["\\]/g, "\\$&") + '"'; }
 
   function rememberFocus() {
     var el = document.activeElement;
-    focusKey = null;
+    focusKey = focusPart = null;
     if (!el || !el.closest || !el.closest("#match-live")) return;
-    var cls = el.getAttribute("class");
-    var tag = el.tagName.toLowerCase() + (cls ? "[class=" + quoted(cls) + "]" : ":not([class])");
+    // By its own classes: htmx adds htmx-request to the control while its request runs.
+    var own = Array.from(el.classList).filter(function (c) { return c.indexOf("htmx-") !== 0; });
+    var tag = el.tagName.toLowerCase() + own.map(function (c) { return "." + CSS.escape(c); }).join("");
     if (el.id) focusKey = "#" + CSS.escape(el.id);
     else if (el.getAttribute("href")) focusKey = tag + "[href=" + quoted(el.getAttribute("href")) + "]";
     else if (el.name && el.value) focusKey = tag + "[name=" + quoted(el.name) + "][value=" + quoted(el.value) + "]";
+    else focusKey = "#fd-no-such-control";     // nothing to find it by: its part takes the focus
+    var section = el.closest("#match-live section[class]");
+    if (section) {
+      var kind = "#match-live section." + section.className.split(/\s+/)[0];
+      focusPart = {kind: kind, index: Array.from(document.querySelectorAll(kind)).indexOf(section)};
+    }
   }
+
+  // The control itself may be gone with the action (Roll, Sail): then the part of the page it was
+  // in takes the focus (read out with its news, the roll or the voyage), and Tab goes on from there.
 
   function restoreFocus() {
     if (!focusKey) return;
-    var key = focusKey;
-    focusKey = null;
+    var key = focusKey, part = focusPart;
+    focusKey = focusPart = null;
     if (document.activeElement && document.activeElement !== document.body) return;
     var el = document.querySelector("#match-live " + key);
-    if (el) el.focus({preventScroll: true});
+    // "Sail…" chosen by keyboard: on to where she may sail.
+    if (el && /[?&]sail=\d+#fd-sail$/.test(el.getAttribute("href") || "")) el = document.getElementById("fd-dest") || el;
+    if (!el && part) el = document.querySelectorAll(part.kind)[part.index] || null;
+    if (!el) el = document.querySelector("#match-live .fd-turn");
+    if (!el) return;
+    if (!el.matches("a[href], button, input, select, textarea, [tabindex]")) el.setAttribute("tabindex", "-1");
+    el.focus({preventScroll: true});
   }
 
   // An action never scrolls the page away from what it acts on: after the live part is replaced,

@@ -173,7 +173,7 @@ def test_a_german_turn_by_keyboard_keeps_the_focus_and_has_no_english(browser, l
         page.keyboard.press("Enter")
         page.wait_for_selector("#fd-dest")
         anna.settled()
-        assert not page.evaluate("document.activeElement.tagName").startswith("BODY")
+        assert page.evaluate("document.activeElement.id") == "fd-dest"     # on to where she may sail
         words = page.evaluate(VISIBLE_TEXT)
         assert not re.search(r"\(F\d|\bF\d+:|\bNone\b|\b[a-z]+_[a-z]+\b", words), words
         english = [w for w in ("Your ships", "to play", "squares", "Players", "Sail the", "in port at", "fortune",

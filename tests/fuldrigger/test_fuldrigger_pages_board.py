@@ -34,7 +34,7 @@ def test_the_map_shows_every_port_hazard_symbol_and_the_legend(match, player):
     placed = sum(1 for data in WORLD.nodes.values() if data.get("hazard"))
     assert len(re.findall(r'<use href="#fd-s-(?!calm_square)', body)) == placed + len(hazards)
     for letter in {data["reef"] for data in WORLD.nodes.values() if data.get("reef")}:
-        assert f'class="fd-reef-letter" x=' in body and f">{letter}</text>" in body
+        assert 'class="fd-reef-letter" y=' in body and f">{letter}</text>" in body
     legend = body[body.index('class="fd-legend"'):body.index("</details>", body.index('class="fd-legend"'))]
     for words in ("Tailwind", "Headwind", "Storm", "Icebergs", "Calm", "Calm square", "Reef", "Pirate waters",
                   "privateer", "Fortress"):
