@@ -381,7 +381,7 @@ LOSSES_LOOKED_AT = 30
 
 def losses(match, view: dict, seat, names) -> list[str]:
     """The viewer's ships lost since he last ended a turn, each in the log's words (the engine's
-    phrase book, his language): shown above his fleet, where the ship used to be, until he ends
+    phrase book, his language): shown in the turn's panel, where he looks after acting, until he ends
     his turn, so a wreck is never just a ship gone missing from the list."""
     if match is None or seat is None or view["phase"] == "over":
         return []

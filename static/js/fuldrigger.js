@@ -156,12 +156,16 @@
     for (var i = 0; i < lit.length; i++) for (var j = i + 1; j < lit.length; j++) {
       gap = Math.min(gap, Math.hypot(lit[i][0] - lit[j][0], lit[i][1] - lit[j][1]));
     }
-    var far = Math.min(1.2, isFinite(gap) ? gap / (touch ? 28 : 26) : 1.2);
+    // Ideally a finger apart (28 px on touch, 26 with a mouse); at the least far enough apart
+    // that no lit square covers the middle of the next (its radius, 13 px, and a margin).
+    var ideal = isFinite(gap) ? gap / (touch ? 28 : 26) : 1.2, least = isFinite(gap) ? gap / 16 : 1.2;
     var w = Math.max(1, map.clientWidth - 100), h = Math.max(1, map.clientHeight - 74);
-    if (Math.max((x1 - x0) / w, (y1 - y0) / h) > far) {
-      fit(sx - 1, sy - 1, 2, 2, Math.min(0.15, far), far);   // all of it does not fit: centre on the ship
-    } else {
+    var need = Math.max((x1 - x0) / w, (y1 - y0) / h);
+    if (need <= Math.min(1.2, least)) {
+      var far = Math.min(1.2, Math.max(need, ideal));
       fit(x0, y0, x1 - x0, y1 - y0, Math.min(0.15, far), far);
+    } else {                       // all of it does not fit: centre on the ship, the rest a pan away
+      fit(sx - 1, sy - 1, 2, 2, Math.min(0.15, ideal), Math.min(1.2, ideal));
     }
     movedFor = true;
   }
@@ -518,7 +522,8 @@
     actedIn = null;
     if (section) {
       var kind = "#match-live section." + section.className.split(/\s+/)[0];
-      actedIn = {kind: kind, index: Array.from(document.querySelectorAll(kind)).indexOf(section), top: 0};
+      actedIn = {kind: kind, index: Array.from(document.querySelectorAll(kind)).indexOf(section), top: 0,
+                 hadForm: !!document.querySelector("#match-live #fd-offer, #match-live #fd-attack")};
     }
   });
 
@@ -532,6 +537,9 @@
     var sail = document.querySelector("#match-live .fd-sail"), acted = actedIn;
     actedIn = null;
     if (sail) { reveal(sail); return; }
+    // A form just opened (the offer, an attack) is shown from its start, its fields with it.
+    var form = document.querySelector("#match-live #fd-offer, #match-live #fd-attack");
+    if (form && acted && !acted.hadForm) { reveal(form); return; }
     if (!acted) return;
     var el = document.querySelectorAll(acted.kind)[acted.index] || document.querySelector(acted.kind);
     if (el) {

@@ -186,3 +186,34 @@ def test_a_german_turn_by_keyboard_keeps_the_focus_and_has_no_english(browser, l
         assert not anna.errors, anna.errors
     finally:
         anna.context.close()
+
+
+def test_a_wreck_is_told_on_screen_and_the_panels_pass_axe_on_a_phone(browser, live_site):  # noqa: F811
+    from tests.fuldrigger.test_fuldrigger_page_words import wreck
+
+    users = [make_user(name) for name in ("anna", "bo")]
+    match = start(users)
+    change_state(match, lambda state: state["cash"].__setitem__(0, 5))      # too poor to buy: says why
+    ship = wreck(match)
+    anna = Player(browser, live_site, "phone")
+    try:
+        page = open_match(anna, live_site, match)
+        anna.press(page.locator(".fd-turn button.primary"))                  # roll
+        page.wait_for_selector("#fd-pieces .fd-ship.fd-mine a")
+        anna.settled()
+        notice = page.locator(".fd-turn .fd-lost")
+        assert ship["name"] in notice.inner_text()
+        anna.check(notice, "wreck-told")          # on screen, not under the map, nothing over it
+        axe_clean(page, "wreck told")
+        why = page.locator(".fd-port-panel .fd-why-not").first
+        why.scroll_into_view_if_needed()
+        assert "5" in why.inner_text()
+        axe_clean(page, "port panel")
+        page.locator(".fd-offers a.button").tap()
+        page.wait_for_selector("#fd-offer-to")
+        anna.settled()
+        anna.check(page.locator("#fd-offer-to"), "offer-form")
+        axe_clean(page, "offer form")
+        assert not anna.errors, anna.errors
+    finally:
+        anna.context.close()

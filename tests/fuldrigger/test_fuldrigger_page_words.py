@@ -1,5 +1,5 @@
 """What a Fuldrigger player reads on the match page, as a player would expect it (issue 24): a
-wreck told to its owner above his fleet, in his language; no rule codes, no "None"; places to
+wreck told to its owner in the turn's panel, in his language; no rule codes, no "None"; places to
 sail to each named once and never the port the ship lies in; the reason a good cannot be bought;
 when the campaign ends, on the page and in the lobby."""
 import html
@@ -56,12 +56,13 @@ def wreck(match, seat=0):
 
 
 @pytest.mark.rule("F18")
-def test_a_wreck_is_told_to_its_owner_above_his_fleet_in_his_language(match, player, opponent):
+def test_a_wreck_is_told_to_its_owner_in_the_turns_panel_in_his_language(match, player, opponent):
     ship = wreck(match)
     body = live_part(client_for(player), match)
-    fleet = body[body.index('class="fd-fleet"'):]
-    fleet = fleet[:fleet.index("</section>")]
-    notice = re.search(r'<div class="fd-lost" role="alert">(.*?)</div>', fleet, re.S)
+    # In the turn's panel, where the player looks after acting (the fleet just lists the others).
+    turn = body[body.index('class="fd-turn"'):]
+    turn = turn[:turn.index("</section>")]
+    notice = re.search(r'<div class="fd-lost" role="alert">(.*?)</div>', turn, re.S)
     assert notice and html.unescape(ship["name"]) in html.unescape(notice.group(1))
     assert "wreck" in notice.group(1).lower()
     # Only its owner is told there; the other player reads it in the log.
