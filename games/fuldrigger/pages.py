@@ -342,6 +342,14 @@ def cargo_text(cargo: dict | None) -> dict | None:
                 "%(count)s square to go", "%(count)s squares to go", to_go) % {"count": to_go}}
 
 
+def where_she_lies(ship: dict) -> str:
+    """Where a ship lies, in a phrase. Ships are often named like ports ("Amsterdam"): said
+    bare, her name and her place read as one thing twice ("Amsterdam — Amsterdam")."""
+    node = ship["node"]
+    in_port = node in WORLD.nodes and WORLD.is_port(node)
+    return (_("in port at %(place)s") if in_port else _("at sea: %(place)s")) % {"place": place(node)}
+
+
 def fleet(view: dict, seat, acts: Legal, mine: list, movable: set) -> list[dict]:
     still = set(view["turn"].get("still", [])) if seat == view["turn"]["seat"] else set()
     rows = []
@@ -355,9 +363,7 @@ def fleet(view: dict, seat, acts: Legal, mine: list, movable: set) -> list[dict]
             if action:
                 buttons.append({"label": label, "action": action})
         in_port = ship["node"] in WORLD.nodes and WORLD.is_port(ship["node"])
-        # Ships are often named like ports ("Amsterdam"): say where she lies in a sentence, so
-        # the ship's name and her place never read as one thing twice.
-        where = (_("in port at %(place)s") if in_port else _("at sea: %(place)s")) % {"place": place(ship["node"])}
+        where = where_she_lies(ship)
         rows.append({"id": number, "name": ship["name"], "place": place(ship["node"]), "where": where,
                      "in_port": in_port,
                      "cargo": cargo_text(ship["cargo"]), "privateer": ship["privateer"],
@@ -734,7 +740,8 @@ def players(view: dict, seats: Seats, over: bool = False) -> list[dict]:
             "seat": seat, "name": seats.name(seat), "colour": seats.colour(seat), "cash": view["cash"][seat],
             "fortune": fortunes[seat], "out": view["out"][seat], "skip": view["skip"][seat],
             "home": place(view["homes"][seat]) if view["homes"][seat] else "", "to_play": not over and view["turn"]["seat"] == seat and view["phase"] == "play",
-            "ships": [{"name": s["name"], "place": place(s["node"]), "privateer": s["privateer"],
+            "ships": [{"name": s["name"], "place": place(s["node"]), "where": where_she_lies(s),
+                       "privateer": s["privateer"],
                        "cargo": cargo_text(s["cargo"])} for s in ships],
             "fortresses": [place(p) for p, o in sorted(view["fortresses"].items()) if o == seat],
             "reefs": ", ".join(view["known_reefs"][seat]), "reef_count": len(view["known_reefs"][seat]),
