@@ -466,8 +466,10 @@
 
   function rememberFocus() {
     var el = document.activeElement;
-    focusKey = focusPart = null;
+    // Nothing focused in the live part: keep what an earlier swap still has to give back (a
+    // socket message landing between the answer's swap and its settle must not wipe it).
     if (!el || !el.closest || !el.closest("#match-live")) return;
+    focusKey = focusPart = null;
     // By its own classes: htmx adds htmx-request to the control while its request runs.
     var own = Array.from(el.classList).filter(function (c) { return c.indexOf("htmx-") !== 0; });
     var tag = el.tagName.toLowerCase() + own.map(function (c) { return "." + CSS.escape(c); }).join("");
