@@ -12,6 +12,7 @@ from functools import lru_cache
 from django.utils import translation
 from django.utils.translation import gettext as _, gettext_lazy, ngettext, pgettext
 
+from games.engines import get_engine
 from games.engines.fuldrigger import trade, view as book, war
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
@@ -19,9 +20,10 @@ from games.engines.fuldrigger.state import (
     DUTY, FORTRESS_PRICE, MIN_CARRIED, OWNER_BONUS, PRICE_DROP, SHIP_PRICE, SHIP_RESALE,
 )
 from games.fuldrigger import world_map
-from games.models import finish_reason_display
 from games.fuldrigger.odds import attack_odds, percent
 from games.fuldrigger.routes import routes
+from games.models import finish_reason_display
+from games.selectors import describe
 
 DICE_HAZARDS = ("storm", "ice", "calm", "reef", "pirates")
 CHART_W, CHART_H = 300, 110
@@ -394,8 +396,6 @@ def losses(match, view: dict, seat, names) -> list[str]:
     rows = getattr(match, "recent_log", None)
     if rows is None:
         rows = match.log.order_by("-seq")[:LOSSES_LOOKED_AT]
-    from games.engines import get_engine
-    from games.selectors import describe
     engine = get_engine(match.game)
     said = []
     for row in rows:                                   # newest first

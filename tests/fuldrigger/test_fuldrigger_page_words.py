@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games import services
-from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.board import WORLD
 from games.models import ActionLog, Match
 from tests.conftest import client_for
