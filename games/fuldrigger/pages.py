@@ -12,6 +12,7 @@ from functools import lru_cache
 from django.utils import translation
 from django.utils.translation import gettext as _, gettext_lazy, ngettext, pgettext
 
+from games.engines import get_engine
 from games.engines.fuldrigger import trade, view as book, war
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
@@ -21,6 +22,8 @@ from games.engines.fuldrigger.state import (
 from games.fuldrigger import world_map
 from games.fuldrigger.odds import attack_odds, percent
 from games.fuldrigger.routes import routes
+from games.models import finish_reason_display
+from games.selectors import describe
 
 DICE_HAZARDS = ("storm", "ice", "calm", "reef", "pirates")
 CHART_W, CHART_H = 300, 110
@@ -156,6 +159,10 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
         # Ports that buy the ship's cargo and allow the sale lead the list.
         selected["destinations"].sort(key=lambda d: (not d.get("buys", {}).get("ok"), not d["port"], d["name"],
                                                      d["steps"]))
+    now = turn(view, seats, acts)
+    now.update(over=over, reason=finish_reason_display(getattr(match, "finish_reason", "") or ""))
+    if over:
+        now["card"] = None
     return {
         "query": _chosen_query(selected, attack, offer),
         "over": over,
@@ -163,8 +170,12 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
         "focus": focus(view, seat, over),
         "pieces": pieces(view, seats, movable, selected, seat),
         "markets": trade_now,
-        "turn": {**turn(view, seats, acts), "card": None} if over else turn(view, seats, acts),
+        "turn": now,
+        # A campaign with a deadline: when it ends matters more than the turn's clock near the end.
+        "ends_first": not over and getattr(match, "status", "") == "running"
+                      and getattr(match, "game_deadline", None) is not None,
         "fleet": [] if over else fleet(view, seat, acts, mine, movable),
+        "lost": [] if over else losses(match, view, seat, names),
         "sail": selected,
         "choose_ship": bool(movable) and not selected,
         "ports": [] if over else ports(view, seat, acts, mine, seats),
@@ -174,10 +185,16 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
         "chart": fortune_chart(view, seats),
         "final": final(match, seats) if match is not None else [],
         "other": acts.unhandled(),
-        "buy_ship": acts.first("buy_ship"),
-        "home": place(view["homes"][seat]) if seat is not None and seat < len(view["homes"]) else "",
+        "buy_ship": _button(_("Buy a ship"), acts.first("buy_ship")),
+        "home": place(view["homes"][seat]) if seat is not None and seat < len(view["homes"])
+                and view["homes"][seat] else "",
         "prices": {"ship": SHIP_PRICE, "resale": SHIP_RESALE, "fortress": FORTRESS_PRICE},
     }
+
+
+def _button(label: str, action: dict | None) -> dict | None:
+    """A button for the turn's form (partials/button.html), or None when the action is not legal."""
+    return {"label": label, "action": action} if action else None
 
 
 def _chosen_query(selected, attack, offer) -> str:
@@ -213,7 +230,8 @@ class Legal:
         return next((a for a in self.of(kind) if all(a.get(k) == v for k, v in fields.items())), None)
 
     def unhandled(self) -> list[dict]:
-        return [{"label": a["type"].replace("_", " ").capitalize(), "action": a}
+        return [{"label": _("Home city: %(city)s") % {"city": place(a.get("city"))} if a.get("type") == "choose_home"
+                 else a["type"].replace("_", " ").capitalize(), "action": a}
                 for a in self.actions if a.get("type") not in self.HANDLED]
 
 
@@ -261,7 +279,7 @@ def pieces(view: dict, seats: Seats, movable: set, selected: dict | None, seat=N
     for port, owner in sorted(view["fortresses"].items()):
         if port in WORLD.nodes:
             x, y = world_map.position(port)
-            forts.append({"x": _n(x + 1.5), "y": _n(y + 0.5), "colour": seats.colour(owner),
+            forts.append({"x": _n(x + 1.5), "y": _n(y + 3.5), "colour": seats.colour(owner),
                           "title": _("Fortress in %(port)s (%(owner)s)") % {"port": place(port),
                                                                              "owner": seats.name(owner)}})
     return {"ships": ships, "fortresses": forts}
@@ -305,7 +323,9 @@ def turn(view: dict, seats: Seats, acts: Legal) -> dict:
     return {
         "round": view["round"], "seat": now["seat"], "name": seats.name(now["seat"]),
         "colour": seats.colour(now["seat"]), "phase": view["phase"], "faces": now.get("roll") or [],
-        "total": now.get("total"), "roll": acts.first("roll"), "end": acts.first("end_turn"),
+        "dice": " + ".join(str(face) for face in now.get("roll") or []),
+        "total": now.get("total"), "roll": _button(_("Roll the dice"), acts.first("roll")),
+        "end": _button(_("End the turn"), acts.first("end_turn")),
         "card": shown, "effects": effects, "bounties": bounties,
         "deck_left": view.get("deck_left"), "ended": view.get("ended"),
     }
@@ -324,6 +344,14 @@ def cargo_text(cargo: dict | None) -> dict | None:
                 "%(count)s square to go", "%(count)s squares to go", to_go) % {"count": to_go}}
 
 
+def where_she_lies(ship: dict) -> str:
+    """Where a ship lies, in a phrase. Ships are often named like ports ("Amsterdam"): said
+    bare, her name and her place read as one thing twice ("Amsterdam — Amsterdam")."""
+    node = ship["node"]
+    in_port = node in WORLD.nodes and WORLD.is_port(node)
+    return (_("in port at %(place)s") if in_port else _("at sea: %(place)s")) % {"place": place(node)}
+
+
 def fleet(view: dict, seat, acts: Legal, mine: list, movable: set) -> list[dict]:
     still = set(view["turn"].get("still", [])) if seat == view["turn"]["seat"] else set()
     rows = []
@@ -336,12 +364,47 @@ def fleet(view: dict, seat, acts: Legal, mine: list, movable: set) -> list[dict]
             action = acts.first(kind, ship=number)
             if action:
                 buttons.append({"label": label, "action": action})
-        rows.append({"id": number, "name": ship["name"], "place": place(ship["node"]),
-                     "in_port": ship["node"] in WORLD.nodes and WORLD.is_port(ship["node"]),
+        in_port = ship["node"] in WORLD.nodes and WORLD.is_port(ship["node"])
+        where = where_she_lies(ship)
+        rows.append({"id": number, "name": ship["name"], "place": place(ship["node"]), "where": where,
+                     "in_port": in_port,
                      "cargo": cargo_text(ship["cargo"]), "privateer": ship["privateer"],
                      "becalmed": number in still or ship.get("calm"), "movable": number in movable,
                      "buttons": buttons})
     return rows
+
+
+# What takes a ship from her owner, as the log records it: sunk by weather or in an attack,
+# wrecked on a reef, lost to pirates, captured as a prize.
+def _loses_ship(event: dict, seat) -> bool:
+    if event.get("type") == "attack":
+        if event.get("result") == "lost":
+            return event.get("seat") == seat
+        return event.get("defender") == seat and event.get("result") == "captured" and event.get("prize") != "fortress"
+    return event.get("seat") == seat and bool(event.get("sunk") or event.get("wrecked") or event.get("lost"))
+
+
+LOSSES_LOOKED_AT = 30
+
+
+def losses(match, view: dict, seat, names) -> list[str]:
+    """The viewer's ships lost since he last ended a turn, each in the log's words (the engine's
+    phrase book, his language): shown in the turn's panel, where he looks after acting, until he ends
+    his turn, so a wreck is never just a ship gone missing from the list."""
+    if match is None or seat is None or view["phase"] == "over":
+        return []
+    rows = getattr(match, "recent_log", None)
+    if rows is None:
+        rows = match.log.order_by("-seq")[:LOSSES_LOOKED_AT]
+    engine = get_engine(match.game)
+    said = []
+    for row in rows:                                   # newest first
+        if row.seat == seat and (row.action or {}).get("type") == "end_turn":
+            break
+        for event in row.events or []:
+            if _loses_ship(event, seat):
+                said.append(describe(engine, event, list(names or [])))
+    return said[::-1]
 
 
 def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -> dict | None:
@@ -361,14 +424,23 @@ def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -
     for action in moves:
         path = action["path"]
         dest = path[-1]
+        if dest == ship["node"]:           # out and back to where she lies: no voyage to offer
+            continue
         x, y = world_map.position(dest)
-        danger = hazards_on(path, known, ship["privateer"], forts)
-        destinations.append({
-            "id": dest, "name": place(dest), "port": WORLD.is_port(dest), "steps": len(path),
-            "hazards": danger, "path": _js(path), "x": x, "y": y,
-            "label": _("%(place)s — %(count)s sq") % {"place": place(dest), "count": len(path)}
-                     + (f"; {', '.join(danger)}" if danger else ""),
-        })
+        destinations.append({"id": dest, "name": place(dest), "port": WORLD.is_port(dest), "steps": len(path),
+                             "hazards": hazards_on(path, known, ship["privateer"], forts), "path": _js(path),
+                             "x": x, "y": y})
+    # Several squares of one sea area share its name: number them west to east, as on the map.
+    named: dict[str, list[dict]] = {}
+    for dest in destinations:
+        named.setdefault(dest["name"], []).append(dest)
+    for same in named.values():
+        if len(same) > 1:
+            for count, dest in enumerate(sorted(same, key=lambda d: (d["x"], d["y"])), start=1):
+                dest["name"] = _("%(place)s, square %(number)s") % {"place": dest["name"], "number": count}
+    for dest in destinations:
+        dest["label"] = ngettext("%(place)s — %(count)s square", "%(place)s — %(count)s squares", dest["steps"]) % {
+            "place": dest["name"], "count": dest["steps"]} + (f"; {', '.join(dest['hazards'])}" if dest["hazards"] else "")
     destinations.sort(key=lambda d: (not d["port"], d["name"], d["steps"]))
     chosen = None
     to = query.get("to")
@@ -404,11 +476,11 @@ def sale_terms(view: dict, seat: int, port: str, good: str) -> dict | None:
         sold = view["turn"]["sold"].get(port, {}).get(good, 0)
         if sold:
             price -= PRICE_DROP * sold
-            notes.append(_("−%(drop)s falling price, %(sold)s sold this turn (F31)")
+            notes.append(_("−%(drop)s: %(sold)s sold here this turn")
                          % {"drop": PRICE_DROP * sold, "sold": sold})
     if view["fortresses"].get(port) == seat:
         price += OWNER_BONUS
-        notes.append(_("+%(bonus)s your fortress (F25)") % {"bonus": OWNER_BONUS})
+        notes.append(_("+%(bonus)s for your fortress") % {"bonus": OWNER_BONUS})
     return {"list": entry["sell"], "price": max(0, price), "notes": notes}
 
 
@@ -432,8 +504,10 @@ def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]
         for good, entry in goods:
             if entry["buy"] is not None:
                 empty = [s for s in ships if acts.first("buy_cargo", ship=s["id"], good=good)]
-                sells.append({"name": good_name(good), "cost": entry["buy"] + duty,
-                              "tokens": view["tokens"].get(good, 0),
+                tokens = view["tokens"].get(good, 0)
+                sells.append({"name": good_name(good), "cost": entry["buy"] + duty, "tokens": tokens,
+                              "why_not": "" if empty else _why_not_buy(view, seat, port, ships, entry["buy"] + duty,
+                                                                        tokens, acts),
                               "buttons": [{"label": pgettext("fuldrigger", "Buy") if len(empty) == 1
                                            else _("Buy for the %(ship)s") % {"ship": s["name"]},
                                            "action": acts.first("buy_cargo", ship=s["id"], good=good)}
@@ -449,21 +523,44 @@ def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]
             terms = sale_terms(view, seat, port, ship["cargo"]["good"])
             action = acts.first("sell_cargo", ship=ship["id"])
             cargo.append({"ship": ship["name"], "name": info["name"], "status": info["status"],
+                          "good_in_sentence": in_a_sentence(info["name"]),
                           "sellable": info["to_go"] == 0, "bought_here": terms is not None,
                           "button": {"label": _("Sell for %(price)s") % {"price": terms["price"] - duty},
                                      "action": action}
                           if action and terms else None})
         fortress = view["fortresses"].get(port)
+        # What changes every price alike (the viewer's fortress, a card on the whole port) is said
+        # once below the prices, not after each good.
+        common = [n for n in buys[0]["notes"] if all(n in b["notes"] for b in buys)] if len(buys) > 1 else []
+        for row in buys:
+            row["notes"] = [n for n in row["notes"] if n not in common]
+        buy_notes = [_("Each price above includes: %(notes)s.") % {"notes": "; ".join(common)}] if common else []
         out.append({
-            "id": port, "name": place(port), "sells": sells, "buys": buys, "cargo": cargo, "duty": duty,
+            "id": port, "name": place(port), "sells": sells, "buys": buys, "buy_notes": buy_notes, "cargo": cargo,
+            "duty": duty,
             "duty_to": seats.name(duty_to) if duty_to is not None else "",
             "fortress": seats.name(fortress) if fortress is not None else "",
             "own_fortress": fortress == seat, "embargo": trade.embargoed(view, port),
             "ships": ", ".join(s["name"] for s in ships),
-            "build": acts.first("buy_fortress", port=port),
+            "build": _button(_("Build a fortress here"), acts.first("buy_fortress", port=port)),
             "isthmus": _isthmus(view, seat, acts, port, ships, seats),
         })
     return out
+
+
+def _why_not_buy(view, seat, port, ships, cost, tokens, acts: Legal) -> str:
+    """Why no ship here may buy a good the port sells, as the engine would refuse it."""
+    if not (acts.first("end_turn") or acts.first("roll")):
+        return _("on your turn")
+    if trade.embargoed(view, port):
+        return _("embargo this round")
+    if all(s["privateer"] or s["cargo"] for s in ships):
+        return _("no empty merchant ship here")
+    if tokens <= 0:
+        return _("none left in the bank")
+    if view["cash"][seat] < cost:
+        return _("you have %(cash)s ducats") % {"cash": view["cash"][seat]}
+    return ""
 
 
 MARKETS_SHOWN = 5      # ports listed per cargo: the best five; the map marks every one
@@ -508,7 +605,7 @@ def markets(view: dict, seat, mine: list) -> dict:
     out = []
     for port, mark in sorted(marks.items()):
         x, y = world_map.position(port)
-        out.append({"id": port, "ok": mark["ok"], "x": _n(x + 1), "y": _n(y - 9),
+        out.append({"id": port, "ok": mark["ok"], "x": _n(x + 7), "y": _n(y - 6),
                     "title": _("%(port)s buys: %(goods)s") % {"port": place(port), "goods": ", ".join(mark["goods"])}})
     return {"cargo": cargo, "marks": out}
 
@@ -627,6 +724,8 @@ def offers(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, query
                             for p, o in sorted(view["fortresses"].items()) if o in others],
             "action": {"type": "offer"},
         }
+        for key in ("my_ships", "my_forts", "their_ships", "their_forts"):
+            form[f"{key}_rows"] = min(len(form[key]), 4)      # a short list shows whole
     return {"incoming": incoming, "outgoing": outgoing, "form": form, "can_offer": can_offer}
 
 
@@ -640,8 +739,9 @@ def players(view: dict, seats: Seats, over: bool = False) -> list[dict]:
         out.append({
             "seat": seat, "name": seats.name(seat), "colour": seats.colour(seat), "cash": view["cash"][seat],
             "fortune": fortunes[seat], "out": view["out"][seat], "skip": view["skip"][seat],
-            "home": place(view["homes"][seat]), "to_play": not over and view["turn"]["seat"] == seat and view["phase"] == "play",
-            "ships": [{"name": s["name"], "place": place(s["node"]), "privateer": s["privateer"],
+            "home": place(view["homes"][seat]) if view["homes"][seat] else "", "to_play": not over and view["turn"]["seat"] == seat and view["phase"] == "play",
+            "ships": [{"name": s["name"], "place": place(s["node"]), "where": where_she_lies(s),
+                       "privateer": s["privateer"],
                        "cargo": cargo_text(s["cargo"])} for s in ships],
             "fortresses": [place(p) for p, o in sorted(view["fortresses"].items()) if o == seat],
             "reefs": ", ".join(view["known_reefs"][seat]), "reef_count": len(view["known_reefs"][seat]),

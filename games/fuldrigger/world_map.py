@@ -123,7 +123,7 @@ def chart() -> dict:
         hazard = data.get("hazard")
         calm_square = node == WORLD.calm_square
         if hazard or calm_square:
-            hazards.append({"id": node, "x": x, "y": y, "sx": _r(x - 3.2), "sy": _r(y - 3.2), "ty": _r(y + 1.7),
+            hazards.append({"id": node, "x": x, "y": y,
                             "hazard": hazard or "calm_square",
                             "letter": data.get("reef") or "", "title": WORLD.name(node)})
         else:

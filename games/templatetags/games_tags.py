@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.html import conditional_escape, format_html
 from django.utils.timezone import template_localtime
 from django.utils.safestring import mark_safe
+from django.urls import reverse
 from django.utils.translation import gettext as _, pgettext, pgettext_lazy
 
 from games.models import Seat
@@ -190,3 +191,18 @@ def option_default(option: dict) -> str:
     if option.get("kind") == "bool":
         return pgettext("option default", "on") if option.get("default") else pgettext("option default", "off")
     return (option.get("choice_labels") or {}).get(option.get("default"), option.get("default"))
+
+
+@register.inclusion_tag("games/partials/action_form.html", takes_context=True)
+def action_form(context, action=None, *, id="", css="", label="", target="#match-live", swap="outerHTML",
+                ship="", start=""):
+    """The opening of a form that posts a move: <form> aimed at the match's action URL (plain
+    POST without JavaScript, hx-post with it, answered by the live part), the CSRF token, the
+    version the player saw (a stale move is refused) and, when given, the action as JSON. Close
+    it with </form>. `target` and `swap` may be empty to inherit them from an enclosing element;
+    `ship` and `start` fill data-ship and data-from for a game's script."""
+    match = context["match"]
+    if action is not None and not isinstance(action, str):
+        action = action_json(action)
+    return {"url": reverse("match_action", args=[match.pk]), "version": match.version, "action": action,
+            "id": id, "css": css, "label": label, "target": target, "swap": swap, "ship": ship, "start": start}

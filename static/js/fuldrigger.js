@@ -17,9 +17,16 @@
     return (el && el.getAttribute("data-say-" + key)) || "";
   }
 
-  function scale() {     // SVG units per CSS pixel at the current zoom
+  // SVG units per CSS pixel at zoom 1. A wide map shows the whole world; a narrow one (a phone)
+  // is filled top to bottom and pans sideways: the whole world in 390 px would be a strip 140 px
+  // tall in a box of 350, the rest empty ocean.
+  function whole() {
     var w = map.clientWidth || 1, h = map.clientHeight || 1;
-    return Math.max(size[0] / w, size[1] / h) / view.zoom;
+    return w < 600 ? Math.min(size[0] / w, size[1] / h) : Math.max(size[0] / w, size[1] / h);
+  }
+
+  function scale() {     // SVG units per CSS pixel at the current zoom
+    return whole() / view.zoom;
   }
 
   function clampView() {
@@ -52,7 +59,7 @@
   function sizes(s) {
     var css = root.style;
     css.setProperty("--fd-k", s.toFixed(4));
-    css.setProperty("--fd-lit", touch ? 13 : 7);       // a lit square's radius: a finger's width on a phone
+    css.setProperty("--fd-lit", touch ? 13 : 12.5);    // a lit square's radius: 24 px across at least (WCAG 2.2), a finger on a phone
     css.setProperty("--fd-haz", factor(6.4, 9, 20, s).toFixed(3));
     css.setProperty("--fd-port", factor(5.2, 7, 14, s).toFixed(3));
     css.setProperty("--fd-mark", factor(6, 12, 20, s).toFixed(3));
@@ -106,14 +113,8 @@
     var left = 30, right = 70, top = 44, bottom = 30;
     var w = Math.max(1, map.clientWidth - left - right), h = Math.max(1, map.clientHeight - top - bottom);
     var k = Math.min(far, Math.max(near, Math.max(bw / w, bh / h)));
-    var whole = Math.max(size[0] / map.clientWidth, size[1] / map.clientHeight);
-    view = {cx: x + bw / 2 + (right - left) / 2 * k, cy: y + bh / 2 - (top - bottom) / 2 * k, zoom: whole / k};
+    view = {cx: x + bw / 2 + (right - left) / 2 * k, cy: y + bh / 2 - (top - bottom) / 2 * k, zoom: whole() / k};
     apply();
-  }
-
-  function inView(x, y) {
-    var s = scale(), w = map.clientWidth * s, h = map.clientHeight * s;
-    return Math.abs(x - view.cx) < w / 2 - 20 * s && Math.abs(y - view.cy) < h / 2 - 20 * s;
   }
 
   // Where the map opens: on the viewer's fleet (the live part says where), readable.
@@ -137,17 +138,35 @@
     }
     if (chosen === shownChoice) return;
     shownChoice = chosen;
-    var xs = [], ys = [];
+    var xs = [], ys = [], lit = [];
     pieces.querySelectorAll(".fd-reach circle, .fd-ship.fd-selected").forEach(function (el) {
       var x = Number(el.getAttribute("cx") || el.getAttribute("data-x")), y = Number(el.getAttribute("cy") || el.getAttribute("data-y"));
-      if (isFinite(x) && isFinite(y)) { xs.push(x); ys.push(y); }
+      if (isFinite(x) && isFinite(y)) { xs.push(x); ys.push(y); if (el.tagName.toLowerCase() === "circle") lit.push([x, y]); }
     });
     if (!xs.length) return;
+    var ship = pieces.querySelector(".fd-ship.fd-selected");
+    var sx = ship ? Number(ship.getAttribute("data-x")) : xs[0], sy = ship ? Number(ship.getAttribute("data-y")) : ys[0];
+    // Across the date line: the squares on the other edge count from the ship's side.
+    xs = xs.map(function (x) { return Math.abs(x - sx) > size[0] / 2 ? x + (x < sx ? size[0] : -size[0]) : x; });
     var x0 = Math.min.apply(null, xs), y0 = Math.min.apply(null, ys);
     var x1 = Math.max.apply(null, xs), y1 = Math.max.apply(null, ys);
-    if (x1 - x0 > size[0] / 2) return;     // across the date line: leave the view to the player
-    if (xs.every(function (x, i) { return inView(x, ys[i]); })) return;
-    fit(x0, y0, x1 - x0, y1 - y0, 0.15, 1.2);
+    // Close enough that every lit square is a finger's width from the next (a tap must land on
+    // the square meant), and far enough to show all the reach when that zoom allows it.
+    var gap = Infinity;
+    for (var i = 0; i < lit.length; i++) for (var j = i + 1; j < lit.length; j++) {
+      gap = Math.min(gap, Math.hypot(lit[i][0] - lit[j][0], lit[i][1] - lit[j][1]));
+    }
+    // Ideally a finger apart (28 px on touch, 26 with a mouse); at the least far enough apart
+    // that no lit square covers the middle of the next (its radius, 13 px, and a margin).
+    var ideal = isFinite(gap) ? gap / (touch ? 28 : 26) : 1.2, least = isFinite(gap) ? gap / 16 : 1.2;
+    var w = Math.max(1, map.clientWidth - 100), h = Math.max(1, map.clientHeight - 74);
+    var need = Math.max((x1 - x0) / w, (y1 - y0) / h);
+    if (need <= Math.min(1.2, least)) {
+      var far = Math.min(1.2, Math.max(need, ideal));
+      fit(x0, y0, x1 - x0, y1 - y0, Math.min(0.15, far), far);
+    } else {                       // all of it does not fit: centre on the ship, the rest a pan away
+      fit(sx - 1, sy - 1, 2, 2, Math.min(0.15, ideal), Math.min(1.2, ideal));
+    }
     movedFor = true;
   }
 
@@ -441,28 +460,46 @@
 
   // Keyboard users keep their place: when the live part is replaced, the control that had the
   // focus (the same link, button or field in the new part) gets it back.
-  var focusKey = null;
+  var focusKey = null, focusPart = null;
 
   function quoted(value) { return '"' + String(value).replace(/["\\]/g, "\\$&") + '"'; }
 
   function rememberFocus() {
     var el = document.activeElement;
-    focusKey = null;
+    // Nothing focused in the live part: keep what an earlier swap still has to give back (a
+    // socket message landing between the answer's swap and its settle must not wipe it).
     if (!el || !el.closest || !el.closest("#match-live")) return;
-    var cls = el.getAttribute("class");
-    var tag = el.tagName.toLowerCase() + (cls ? "[class=" + quoted(cls) + "]" : ":not([class])");
+    focusKey = focusPart = null;
+    // By its own classes: htmx adds htmx-request to the control while its request runs.
+    var own = Array.from(el.classList).filter(function (c) { return c.indexOf("htmx-") !== 0; });
+    var tag = el.tagName.toLowerCase() + own.map(function (c) { return "." + CSS.escape(c); }).join("");
     if (el.id) focusKey = "#" + CSS.escape(el.id);
     else if (el.getAttribute("href")) focusKey = tag + "[href=" + quoted(el.getAttribute("href")) + "]";
     else if (el.name && el.value) focusKey = tag + "[name=" + quoted(el.name) + "][value=" + quoted(el.value) + "]";
+    else focusKey = "#fd-no-such-control";     // nothing to find it by: its part takes the focus
+    var section = el.closest("#match-live section[class]");
+    if (section) {
+      var kind = "#match-live section." + section.className.split(/\s+/)[0];
+      focusPart = {kind: kind, index: Array.from(document.querySelectorAll(kind)).indexOf(section)};
+    }
   }
+
+  // The control itself may be gone with the action (Roll, Sail): then the part of the page it was
+  // in takes the focus (read out with its news, the roll or the voyage), and Tab goes on from there.
 
   function restoreFocus() {
     if (!focusKey) return;
-    var key = focusKey;
-    focusKey = null;
+    var key = focusKey, part = focusPart;
+    focusKey = focusPart = null;
     if (document.activeElement && document.activeElement !== document.body) return;
     var el = document.querySelector("#match-live " + key);
-    if (el) el.focus({preventScroll: true});
+    // "Sail…" chosen by keyboard: on to where she may sail.
+    if (el && /[?&]sail=\d+#fd-sail$/.test(el.getAttribute("href") || "")) el = document.getElementById("fd-dest") || el;
+    if (!el && part) el = document.querySelectorAll(part.kind)[part.index] || null;
+    if (!el) el = document.querySelector("#match-live .fd-turn");
+    if (!el) return;
+    if (!el.matches("a[href], button, input, select, textarea, [tabindex]")) el.setAttribute("tabindex", "-1");
+    el.focus({preventScroll: true});
   }
 
   // An action never scrolls the page away from what it acts on: after the live part is replaced,
@@ -487,7 +524,8 @@
     actedIn = null;
     if (section) {
       var kind = "#match-live section." + section.className.split(/\s+/)[0];
-      actedIn = {kind: kind, index: Array.from(document.querySelectorAll(kind)).indexOf(section), top: 0};
+      actedIn = {kind: kind, index: Array.from(document.querySelectorAll(kind)).indexOf(section), top: 0,
+                 hadForm: !!document.querySelector("#match-live #fd-offer, #match-live #fd-attack")};
     }
   });
 
@@ -501,6 +539,9 @@
     var sail = document.querySelector("#match-live .fd-sail"), acted = actedIn;
     actedIn = null;
     if (sail) { reveal(sail); return; }
+    // A form just opened (the offer, an attack) is shown from its start, its fields with it.
+    var form = document.querySelector("#match-live #fd-offer, #match-live #fd-attack");
+    if (form && acted && !acted.hadForm) { reveal(form); return; }
     if (!acted) return;
     var el = document.querySelectorAll(acted.kind)[acted.index] || document.querySelector(acted.kind);
     if (el) {

@@ -137,7 +137,8 @@ def test_cargo_in_a_german_players_port_is_told_in_german(match, player):
     change_state(match, laden)
     body = page(speaks(player, "de"), match)
     tea = book.good_name("tea", "de")
-    assert f"{ship['name']}</strong> — {book.place_name(ship['node'], 'de')} · {tea}," in body
+    # "Kopenhagen" said as where she lies, in German ("im Hafen von Kopenhagen"), then the cargo.
+    assert f"{ship['name']}</strong> — im Hafen von {book.place_name(ship['node'], 'de')} · {tea}," in body
 
 
 def test_the_map_script_takes_its_words_from_the_page(match, player):

@@ -9,7 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import panels, services
+from games import panels, selectors, services
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
 from games.fuldrigger.models import Fortress, Ship
@@ -34,7 +34,7 @@ def test_the_map_shows_every_port_hazard_symbol_and_the_legend(match, player):
     placed = sum(1 for data in WORLD.nodes.values() if data.get("hazard"))
     assert len(re.findall(r'<use href="#fd-s-(?!calm_square)', body)) == placed + len(hazards)
     for letter in {data["reef"] for data in WORLD.nodes.values() if data.get("reef")}:
-        assert f'class="fd-reef-letter" x=' in body and f">{letter}</text>" in body
+        assert 'class="fd-reef-letter" y=' in body and f">{letter}</text>" in body
     legend = body[body.index('class="fd-legend"'):body.index("</details>", body.index('class="fd-legend"'))]
     for words in ("Tailwind", "Headwind", "Storm", "Icebergs", "Calm", "Calm square", "Reef", "Pirate waters",
                   "privateer", "Fortress"):
@@ -85,7 +85,9 @@ def test_spectators_never_see_private_offers_the_seed_or_the_deck(match, player,
 
 
 def test_the_fuldrigger_templates_cost_no_queries(match, player):
-    """The page's own parts render from the engine's view alone."""
+    """The page's own parts render from the engine's view and the recent log the socket reads
+    with the match (what the fleet's losses are told from)."""
+    match = selectors.match_live(match_id=match.pk)
     context = panels.match_context(match, player)
     with CaptureQueriesContext(connection) as queries:
         render_to_string("games/fuldrigger/board.html", context)

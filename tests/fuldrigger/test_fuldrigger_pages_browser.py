@@ -50,17 +50,22 @@ def test_sail_by_map_and_by_keyboard_zoom_and_phone(people):
     # A ship on the map: its reachable squares light up; a lit square picks the destination.
     page.locator("#fd-pieces a[href^='?sail=']").first.dispatch_event("click")
     page.wait_for_selector("#fd-dest")
-    # The new pieces follow the map's zoom, which shows every square the ship can reach (the
-    # zoom is kept through other swaps: see "Other routes…" below).
+    # The new pieces follow the map's zoom, which shows the ship's reach: all of it when its lit
+    # squares can stay targets (none covering the middle of the next), else the ship and the
+    # squares around her, the rest a pan away (the zoom is kept through other swaps: see "Other
+    # routes…" below).
     page.wait_for_function("() => document.querySelector('#fd-pieces').getAttribute('viewBox') === "
                            "document.querySelector('#fd-sea').getAttribute('viewBox')", timeout=10000)
     assert page.evaluate("""() => {
         const [x, y, w, h] = document.querySelector('#fd-sea').getAttribute('viewBox').split(' ').map(Number);
+        const inside = (cx, cy) => cx >= x && cx <= x + w && cy >= y && cy <= y + h;
         const lit = [...document.querySelectorAll('.fd-reach circle')];
-        const xs = lit.map(c => Number(c.getAttribute('cx')));
-        if (Math.max(...xs) - Math.min(...xs) > 900) return true;   // across the date line: left as it was
-        return lit.length > 0 && lit.every(c => { const cx = Number(c.getAttribute('cx')), cy = Number(c.getAttribute('cy'));
-            return cx >= x && cx <= x + w && cy >= y && cy <= y + h; }); }""")
+        const ship = document.querySelector('#fd-pieces .fd-ship.fd-selected');
+        const shown = lit.filter(c => inside(Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))));
+        return lit.length > 0 && shown.length > 0
+            && inside(Number(ship.getAttribute('data-x')), Number(ship.getAttribute('data-y')))
+            && shown.every(c => { const r = c.getBoundingClientRect();
+                return c.closest('a').contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }); }""")
     ship_id = int(page.get_attribute(".fd-sail form", "data-ship"))
     lit = page.locator(".fd-reach a")
     assert lit.count() == page.locator("#fd-dest option[data-to]").count() > 0

@@ -83,11 +83,11 @@ REFUSALS = {
          "sv": "Ett skepp kostar 100 dukater; du har 0."}),
     "F23 a fortress where no ship lies": (
         lambda: ENGINE.apply(game(2), 0, {"type": "buy_fortress", "port": "lisbon"}),
-        "A fortress is bought where one of your ships stands (F23); none is in Lisbon.",
-        {"da": "En fæstning købes, hvor et af dine skibe ligger (F23); der ligger intet i Lissabon.",
-         "de": "Eine Festung kauft man dort, wo eines deiner Schiffe liegt (F23); "
+        "A fortress is bought where one of your ships stands; none is in Lisbon.",
+        {"da": "En fæstning købes, hvor et af dine skibe ligger; der ligger intet i Lissabon.",
+         "de": "Eine Festung kauft man dort, wo eines deiner Schiffe liegt; "
                "in Lissabon liegt keines.",
-         "sv": "En fästning köps där ett av dina skepp ligger (F23); inget ligger i Lissabon."}),
+         "sv": "En fästning köps där ett av dina skepp ligger; inget ligger i Lissabon."}),
     "F28 a good the port does not sell": (
         lambda: in_lisbon({"type": "buy_cargo", "good": "spices"}),
         "Spices cannot be bought in Lisbon.",
@@ -96,12 +96,11 @@ REFUSALS = {
          "sv": "Kryddor kan inte köpas i Lissabon."}),
     "F30 sold too early": (
         lambda: in_lisbon({"type": "sell_cargo"}, cargo=cargo("sugar", carried=3)),
-        "The sugar has been carried 3 squares; it must be carried 10 before it can be sold (F30).",
-        {"da": "Lasten af sukker er kun ført 3 felter; den skal føres 10, før den kan sælges (F30).",
+        "The sugar has been carried 3 squares; it must be carried 10 before it can be sold.",
+        {"da": "Lasten af sukker er kun ført 3 felter; den skal føres 10, før den kan sælges.",
          "de": "Die Ladung Zucker wurde erst 3 Felder weit befördert; verkauft werden kann sie "
-               "erst nach 10 (F30).",
-         "sv": "Lasten av socker har bara förts 3 rutor; den måste föras 10 innan den kan säljas "
-               "(F30)."}),
+               "erst nach 10.",
+         "sv": "Lasten av socker har bara förts 3 rutor; den måste föras 10 innan den kan säljas."}),
     "F41 an offer that can no longer be met": (
         accept_spent_offer,
         "Not enough cash for this offer any more.",
