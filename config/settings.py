@@ -199,6 +199,8 @@ REMINDER_HORIZON_HOURS = 14 * 24
 # Webhooks (notifications/webhooks.py): only public addresses, on these ports, https only on a
 # secure site; the hosts listed here (host or host:port, e.g. a local test receiver) are exempt.
 WEBHOOK_ALLOWED_HOSTS = env_list("WEBHOOK_ALLOWED_HOSTS")
+# The profile form's check of a webhook URL (a ValueError with the player's message refuses it).
+WEBHOOK_URL_CHECK = "notifications.webhooks.check"
 WEBHOOK_PORTS = [int(p) for p in env_list("WEBHOOK_PORTS", "80,443")]
 WEBHOOK_HTTPS_ONLY = env_bool("SECURE", False)
 WEBHOOK_TIMEOUT = float(env("WEBHOOK_TIMEOUT", "5"))

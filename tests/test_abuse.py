@@ -60,19 +60,6 @@ def test_one_active_vacation_at_a_time(race_match, player, settings):
     assert Vacation.objects.filter(user=player).count() == 1
 
 
-def test_accounts_does_not_import_games():
-    """The seam the guide names: games depends on accounts, never the other way round."""
-    import ast
-    from pathlib import Path
-
-    for path in Path("accounts").rglob("*.py"):
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            assert not any(n.split(".")[0] in ("games", "community") for n in names), path
-
-
 def test_the_vacation_form_keeps_its_address(race_match, player):
     assert reverse("vacation") == "/accounts/vacation/"
     response = client_for(player).post("/accounts/vacation/", {"days": 2})
