@@ -44,7 +44,10 @@ FIELD_LABELS = {"ship": gettext_lazy("ship"), "port": gettext_lazy("port"), "goo
 
 
 def vocabulary(game: str):
-    return importlib.import_module(f"games.engines.{game}.orders")
+    try:
+        return importlib.import_module(f"games.engines.{game}.orders")
+    except ImportError:
+        raise BadRequest(_("This game has no standing orders.")) from None
 
 
 def problem_text(problem: tuple) -> str:
@@ -173,7 +176,10 @@ def order_action(match, engine, number: int, now) -> dict | None:
     orders = StandingOrders.objects.filter(match=match, seat=number, paused=False).first()
     if orders is None or not orders.lines:
         return None
-    module = vocabulary(match.game)
+    try:
+        module = vocabulary(match.game)
+    except BadRequest:
+        return None
     view = engine.view(match.state, number)
     lines = [line for line in orders.lines if _alive(line, match, now)]
     broken = {p[0] for p in module.problems(lines, view)}
@@ -185,9 +191,11 @@ def order_action(match, engine, number: int, now) -> dict | None:
         index, action = chosen
         if lines[index].get("scope") == "turn":
             lines[index] = dict(lines[index], turn=match.turn_key)
-    if lines != orders.lines or broken:
+        # The turn the notification names (notifications/orders.py): one per turn at most.
+        orders.told_turn = match.turn_key
+    if lines != orders.lines or broken or chosen is not None:
         orders.lines = lines
-        orders.save(update_fields=["lines", "dropped", "updated_at"])
+        orders.save(update_fields=["lines", "dropped", "told_turn", "updated_at"])
     return None if chosen is None else chosen[1]
 
 
