@@ -477,22 +477,19 @@ def replay(request, match_id: MatchId):
 
 # --- Standing orders (games/orders.py): shown to their owner alone -----------------------
 
-class OrderLine(Schema):
-    model_config = ConfigDict(extra="allow")
-    kind: str = Field(description="One of the game's kinds of order, e.g. roll, sail, sell, end_turn")
-    scope: str = Field("always", description="always (until removed), turn (the next turn only) or until")
-    until: str | None = Field(None, description="ISO time the line lasts until, for scope until")
+ORDER_LINE = ("A line: {\"kind\": one of the game's kinds (docs/orders.md), its fields, \"scope\": "
+              "\"always\" (until removed), \"turn\" (the next turn only) or \"until\" with \"until\": an ISO time}")
 
 
 class OrdersIn(Strict):
-    lines: list[dict] | None = Field(None, description="The lines, read from the top")
+    lines: list[dict[str, Any]] | None = Field(None, description="The lines, read from the top. " + ORDER_LINE)
     paused: bool | None = Field(None, description="Pause (true) or resume (false) all lines")
 
 
 class OrdersOut(Schema):
-    lines: list[OrderLine]
-    paused: bool
-    dropped: list[OrderLine]
+    lines: list[dict[str, Any]] = Field(description="My lines, read from the top. " + ORDER_LINE)
+    paused: bool = Field(description="All lines paused")
+    dropped: list[dict[str, Any]] = Field(description="Lines dropped as they no longer made sense")
 
 
 def _orders_out(orders) -> dict:
