@@ -452,7 +452,10 @@ def orders_panel_context(match, user) -> dict:
     seat = selectors.seat_of(match, user) if user.is_authenticated else None
     if seat is None or seat.number is None or match.state is None or match.is_over:
         return {"orders_shown": False}
-    module = orders.vocabulary(match.game)
+    try:
+        module = orders.vocabulary(match.game)
+    except ServiceError:  # a game without orders has no panel
+        return {"orders_shown": False}
     view = get_engine(match.game).view(match.state, seat.number)
     mine = orders.orders_of(match=match, user=user)
     lines = mine.lines if mine else []
@@ -510,6 +513,8 @@ def match_orders(request, match_id):
     match.refresh_from_db()
     context = orders_panel_context(match, request.user)
     context["orders_problem"] = problem
+    if problem and not context["orders_shown"]:
+        return HttpResponse(problem, status=status, content_type="text/plain; charset=utf-8")
     if not request.htmx:
         if problem:
             messages.error(request, problem)
