@@ -222,3 +222,39 @@ def test_catan_answers_trades_as_told():
         assert told[1]["accept"] is True
     other = next(r for r in ("brick", "lumber", "wool", "grain", "ore") if r != give)
     assert orders.choose([{"kind": "accept_trades", "give": other, "get": get}], view, legal) is None
+
+
+# --- A seat left to its orders, the others to bots: the game goes on ---------------------
+
+AWAY = {"fuldrigger": [{"kind": "roll"}, {"kind": "decline_offers"}, {"kind": "end_turn"}],
+        "pirater": [{"kind": "roll"}, {"kind": "capture"}, {"kind": "treasure_home"},
+                    {"kind": "toward_treasure"}, {"kind": "any_move"}],
+        "catan_ships": [{"kind": "roll"}, {"kind": "discard", "order": ["ore", "grain"]},
+                        {"kind": "robber_leader"}, {"kind": "decline_trades"}, {"kind": "unload"},
+                        {"kind": "end_turn"}]}
+SETUP = {"homes", "setup", "ports", "choose_ports"}
+
+
+@pytest.mark.parametrize("game,players", [("fuldrigger", 2), ("pirater", 2), ("catan_ships", 3)])
+def test_a_seat_left_to_its_orders_plays_on_with_the_bots(game, players):
+    engine, orders = get_engine(game), vocab(game)
+    bots = importlib.import_module(f"games.engines.{game}.bots")
+    state, rnd, by_order, rounds = engine.new_game(players, SEED, engine.check_options({}, players)), random.Random(1), 0, set()
+    for _ in range(1500):
+        if engine.is_over(state):
+            break
+        if engine.system_action(state) is not None:
+            state, _ = engine.apply(state, None, engine.system_action(state))
+            continue
+        seat = engine.to_act(state)[0]
+        if seat == 0 and state.get("phase") not in SETUP and not state.get("choosing"):
+            legal = engine.legal_actions(state, 0)
+            chosen = orders.choose(AWAY[game], engine.view(state, 0), legal)
+            assert chosen is not None, f"the orders found nothing to play in phase {state.get('phase')}"
+            assert chosen[1] in legal or chosen[1]["type"] == "discard"
+            state, _ = engine.apply(state, 0, chosen[1])
+            by_order += 1
+            rounds.add(state.get("round"))
+            continue
+        state, _ = engine.apply(state, seat, (getattr(bots, "best_action", None) or bots.random_action)(state, seat, rnd))
+    assert by_order >= 5 and len(rounds) >= 3

@@ -50,7 +50,13 @@ def _discard(line, view, legal):
 
 
 def _robber(view, legal):
+    """The robber (or, with ships, the pirate) against the leader among the others."""
     moves = [a for a in legal if a["type"] == "move_robber"]
+    pirate = [a for a in legal if a["type"] == "move_pirate"]
+    if pirate and not moves:
+        others = [p for p in view["players"] if p["seat"] != view["viewer"]]
+        leader = max(others, key=lambda p: (p["points"], -p["seat"]))["seat"] if others else None
+        return next((a for a in pirate if a.get("steal_from") == leader), pirate[0])
     others = [p for p in view["players"] if p["seat"] != view["viewer"]]
     if not moves or not others:
         return None

@@ -8,6 +8,7 @@ KINDS = {
     "capture": {},
     "treasure_home": {},
     "toward_treasure": {},
+    "any_move": {},
 }
 
 
@@ -65,8 +66,15 @@ def _action(line, view, legal):
         return _closer(board, legal, view, homes, lambda s: s["seat"] == seat and s["treasure"])
     if kind == "toward_treasure":
         islands = {t["island"] for t in view["treasures"] if t.get("ship") is None}
-        anchorages = [n for n, island in board.anchorage_island.items() if island in islands]
-        return _closer(board, legal, view, anchorages, lambda s: s["seat"] == seat and not s["treasure"])
+        targets = [n for n, island in board.anchorage_island.items() if island in islands]
+        # A treasure another player carries is won by capturing its ship: chase that ship.
+        ships = _ships(view)
+        targets += [_node(board, ships[t["ship"]]["at"]) for t in view["treasures"]
+                    if t.get("ship") in ships and ships[t["ship"]]["seat"] != seat]
+        targets = [t for t in targets if t is not None]
+        return _closer(board, legal, view, targets, lambda s: s["seat"] == seat and not s["treasure"])
+    if kind == "any_move":
+        return next(iter(_moves(legal)), None)
     return None
 
 
