@@ -46,3 +46,7 @@ def third(db):
 
 def running(match_id) -> Match:
     return Match.objects.get(pk=match_id)
+
+
+# The browser tests' server and Chromium (tests/browser/conftest.py), for tests/orders/test_browser.py.
+from tests.browser.conftest import browser, live_site  # noqa: E402,F401

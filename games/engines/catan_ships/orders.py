@@ -69,7 +69,9 @@ def _robber(view, legal):
 
 def _action(line, view, legal):
     kind = line["kind"]
-    if kind in ("roll", "end_turn", "unload"):
+    if kind == "end_turn":  # with ships, the sailing comes first: ending it is the turn's next step
+        return first_legal(legal, "end_turn") or first_legal(legal, "end_sailing")
+    if kind in ("roll", "unload"):
         return first_legal(legal, kind)
     if kind == "discard":
         return _discard(line, view, legal)
