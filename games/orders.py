@@ -8,7 +8,7 @@ import importlib
 from datetime import datetime
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _, gettext_lazy
 
 from games import jobs
@@ -206,7 +206,7 @@ def line_words(game: str, line: dict, view) -> str:
     parts = [str(KIND_LABELS.get(line["kind"], line["kind"]))]
     for field in module.KINDS.get(line["kind"], {}):
         value = line.get(field)
-        names = dict((str(v), label) for v, label in module.choices(field, view))
+        names = dict((str(v), label) for v, label in module.choices(field, view, translation.get_language()))
         if isinstance(value, list):
             shown = ", ".join(str(names.get(str(v), v)) for v in value)
         else:

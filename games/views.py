@@ -461,7 +461,8 @@ def orders_panel_context(match, user) -> dict:
     lines = mine.lines if mine else []
     kinds = [{"kind": k, "label": orders.KIND_LABELS[k],
               "fields": [{"name": f, "label": orders.FIELD_LABELS[f], "kind": t,
-                          "choices": module.choices(f, view)} for f, t in fields.items()]}
+                          "choices": module.choices(f, view, translation.get_language())}
+                         for f, t in fields.items()]}
              for k, fields in module.KINDS.items()]
     return {"orders_shown": True, "orders_match": match, "orders_paused": bool(mine and mine.paused),
             "orders_lines": [{"index": i, "words": orders.line_words(match.game, line, view),

@@ -1,5 +1,6 @@
 """Catan with ships' standing orders: a settler's plan for turns played while away. Reads
 only the seat's view and its legal actions (games/engines/standing.py)."""
+from games.engines.catan_ships.book import WORDS
 from games.engines.standing import field_problems, first_legal, whole_number
 
 RESOURCES = ("brick", "lumber", "wool", "grain", "ore")
@@ -15,9 +16,10 @@ KINDS = {
 }
 
 
-def choices(field: str, view) -> list[tuple]:
+def choices(field: str, view, lang: str = "en") -> list[tuple]:
+    """(value, words in `lang`) a field may take."""
     if field in ("order", "give", "get"):
-        return [(r, r) for r in RESOURCES]
+        return [(r, WORDS.say(f"resource.{r}", lang)) for r in RESOURCES]
     return []
 
 

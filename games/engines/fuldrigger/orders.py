@@ -1,6 +1,7 @@
 """Fuldrigger's standing orders: what a merchant may leave to be done while away. Reads only
 the seat's view and its legal actions (games/engines/standing.py)."""
 from games.engines.fuldrigger import trade
+from games.engines.fuldrigger.book import BOOK
 from games.engines.fuldrigger.board import WORLD
 from games.engines.standing import field_problems, first_legal, whole_number
 
@@ -19,14 +20,23 @@ GOODS = sorted({good for port in WORLD.prices.values() for good in port})
 PORTS = sorted(node for node in WORLD.nodes if WORLD.is_port(node))
 
 
-def choices(field: str, view) -> list[tuple]:
+def choices(field: str, view, lang: str = "en") -> list[tuple]:
+    """(value, words in `lang`) a field may take, given what the seat sees."""
     if field == "ship":
         return [(ship["id"], ship["name"]) for ship in _own_ships(view)] if view else []
     if field == "port":
-        return [(port, WORLD.name(port)) for port in PORTS]
+        return [(port, _said(f"port.{port}", lang, WORLD.name(port))) for port in PORTS]
     if field == "good":
-        return [(good, good) for good in GOODS]
+        return [(good, _said(f"good.{good}", lang, good)) for good in GOODS]
     return []
+
+
+def _said(key: str, lang: str, otherwise: str) -> str:
+    """A name in the phrase book's language; a port the book does not name keeps the map's name."""
+    try:
+        return BOOK.say(key, lang)
+    except KeyError:
+        return otherwise
 
 
 def _own_ships(view) -> list:

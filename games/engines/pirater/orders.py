@@ -12,7 +12,7 @@ KINDS = {
 }
 
 
-def choices(field: str, view) -> list[tuple]:
+def choices(field: str, view, lang: str = "en") -> list[tuple]:
     return []
 
 
