@@ -190,7 +190,7 @@ CELERY_TIMEZONE = "UTC"
 MATCH_FINISHED_LISTENERS: list[str] = ["community.ratings.match_finished", "notifications.listeners.match_finished"]
 # Called (by dotted path, with match_id=, first_seq=, last_seq=, turn_passed_to=) after every
 # committed change of a running match, from a background job.
-MATCH_CHANGED_LISTENERS: list[str] = ["notifications.listeners.match_changed"]
+MATCH_CHANGED_LISTENERS: list[str] = ["notifications.listeners.match_changed", "notifications.orders.orders_played"]
 
 # Notifications: links in emails and webhooks point here; digests go out at this local hour.
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")

@@ -473,3 +473,44 @@ def replay(request, match_id: MatchId):
     return {"game": match.game, "rules_version": match.rules_version, "seats": match.seats_count,
             "options": match.options, "seed": match.seed, "seed_hash": match.seed_hash,
             "log": log, "final_state": match.state}
+
+
+# --- Standing orders (games/orders.py): shown to their owner alone -----------------------
+
+ORDER_LINE = ("A line: {\"kind\": one of the game's kinds (docs/orders.md), its fields, \"scope\": "
+              "\"always\" (until removed), \"turn\" (the next turn only) or \"until\" with \"until\": an ISO time}")
+
+
+class OrdersIn(Strict):
+    lines: list[dict[str, Any]] | None = Field(None, description="The lines, read from the top. " + ORDER_LINE)
+    paused: bool | None = Field(None, description="Pause (true) or resume (false) all lines")
+
+
+class OrdersOut(Schema):
+    lines: list[dict[str, Any]] = Field(description="My lines, read from the top. " + ORDER_LINE)
+    paused: bool = Field(description="All lines paused")
+    dropped: list[dict[str, Any]] = Field(description="Lines dropped as they no longer made sense")
+
+
+def _orders_out(orders) -> dict:
+    if orders is None:
+        return {"lines": [], "paused": False, "dropped": []}
+    return {"lines": orders.lines, "paused": orders.paused, "dropped": orders.dropped}
+
+
+@api.get("/matches/{int:match_id}/orders", response=answers(200, OrdersOut), summary="My standing orders")
+def orders_get(request, match_id: MatchId):
+    from games import orders
+
+    match = selectors.match_for_player(match_id=match_id, user=request.auth)
+    if selectors.seat_of(match, request.auth) is None:
+        raise NotAllowed(_("You have no seat in this match."))
+    return _orders_out(orders.orders_of(match=match, user=request.auth))
+
+
+@api.put("/matches/{int:match_id}/orders", response=answers(200, OrdersOut), summary="Set my standing orders")
+def orders_put(request, match_id: MatchId, payload: OrdersIn):
+    from games import orders
+
+    return _orders_out(orders.orders_set(match_id=match_id, user=request.auth, lines=payload.lines,
+                                         paused=payload.paused))

@@ -163,13 +163,15 @@ class ActionLog(models.Model):
     """The append-only record of a match: every action and what it caused, in order."""
 
     PLAYER, TIMEOUT, SYSTEM, BOT, ADMIN, RECORD = "player", "timeout", "system", "bot", "admin", "record"
+    ORDER = "order"  # a move a seat's standing orders played (games/orders.py)
     KIND_CHOICES = [(PLAYER, pgettext_lazy("log entry by", "Player")),
                     (TIMEOUT, pgettext_lazy("log entry by", "Timeout")),
                     (SYSTEM, pgettext_lazy("log entry by", "System")),
                     (BOT, pgettext_lazy("log entry by", "Bot")),
                     (ADMIN, pgettext_lazy("log entry by", "Admin")),
-                    (RECORD, pgettext_lazy("log entry by", "Record"))]
-    ENGINE_KINDS = (PLAYER, TIMEOUT, SYSTEM, BOT)
+                    (RECORD, pgettext_lazy("log entry by", "Record")),
+                    (ORDER, pgettext_lazy("log entry by", "Standing order"))]
+    ENGINE_KINDS = (PLAYER, TIMEOUT, SYSTEM, BOT, ORDER)
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log", verbose_name=_("match"))
     seq = models.PositiveIntegerField(_("number"))
@@ -244,3 +246,29 @@ class Job(models.Model):
 
     def __str__(self):
         return f"{self.kind} {self.match_id} {self.args}"
+
+
+class StandingOrders(models.Model):
+    """A seat's standing orders: the lines its player left to be played while away, read from
+    the top (games/orders.py). Shown to that player alone."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="standing_orders",
+                              verbose_name=_("match"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("player"))
+    # [{"kind": ..., its fields, "scope": "always" | "turn" | "until", "until": ISO time}]
+    lines = models.JSONField(_("lines"), default=list, blank=True)
+    paused = models.BooleanField(_("paused"), default=False)
+    # Lines dropped because they no longer made sense, told to the player on the page once.
+    dropped = models.JSONField(_("dropped lines"), default=list, blank=True)
+    # The turn whose notification went out, so a turn is told at most once.
+    told_turn = models.CharField(_("turn told"), max_length=40, blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("standing orders")
+        verbose_name_plural = _("standing orders")
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_orders_per_seat")]
+
+    def __str__(self):
+        return f"{self.match} seat {self.seat} orders"

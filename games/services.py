@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _, ngettext
 from accounts.models import Vacation, active_vacation, vacation_days_left  # noqa: F401 (re-exported)
 from config import after_response, metrics
 from games import bots, jobs, limits, projections, selectors
+from games import orders as standing
 from games.engines import IllegalAction, get_engine, may_act
 from games.engines import actions as declared_actions
 from games.engines.dice import seed_hash
@@ -75,6 +76,8 @@ def _after_commit(match: Match) -> None:
     if needs_system:
         jobs.queue_on_commit("games.tasks.apply_system_action", match_id)
     if match.status == Match.RUNNING and match.turn_seats and _bot_to_act(match):
+        jobs.queue_on_commit("games.tasks.apply_deadline", match_id)
+    elif standing.orders_due(match):  # standing orders play through the same job (games/orders.py)
         jobs.queue_on_commit("games.tasks.apply_deadline", match_id)
     first, last = getattr(match, "seq_at_lock", 0) + 1, match.version
     owner = getattr(match, "turn_passed_to", None)
@@ -296,7 +299,7 @@ def _settle(match: Match, engine, now) -> None:
 def _every_seat_moved(match: Match) -> bool:
     """A round limit ends a match only once every seat has made a move of its own (chance cards
     alone once ended one-round matches before anyone moved)."""
-    moved = (ActionLog.objects.filter(match=match, kind__in=(ActionLog.PLAYER, ActionLog.TIMEOUT, ActionLog.BOT))
+    moved = (ActionLog.objects.filter(match=match, kind__in=(ActionLog.PLAYER, ActionLog.TIMEOUT, ActionLog.BOT, ActionLog.ORDER))
              .exclude(seat=None).values("seat").distinct().count())
     return moved >= match.seats_count
 
@@ -389,11 +392,14 @@ def deadline_apply(*, match_id, now=None) -> bool:
             _settle(match, engine, now)
             return True
         seats = {s.number: s for s in match.seats.all()}
+        # Standing orders play first; the turn they leave is the one whose clock is read.
+        played = _play_orders(match, engine, seats, now)
+        if played:
+            _schedule(match, engine, now)
         owner = seats.get(match.turn_seats[0]) if match.turn_seats else None
         owner_by_bot = owner is not None and owner.played_by_bot(match)
         time_up = bool(match.turn_deadline and now >= match.turn_deadline and match.turn_seats
                        and not owner_by_bot)
-        played = False
         if time_up:
             for number in list(match.turn_seats):
                 by_bot = seats[number].played_by_bot(match)
@@ -414,7 +420,10 @@ def deadline_apply(*, match_id, now=None) -> bool:
                 break
             turn = [n for n in engine.to_act(match.state) if seats[n].played_by_bot(match)]
             if not turn:
-                break
+                if not _play_orders(match, engine, seats, now):
+                    break
+                played = True
+                continue
             for number in turn:
                 played |= _play_seat(match, engine, number, by_bot=True)
         if not played:
@@ -438,6 +447,32 @@ def _play_seat(match: Match, engine, number: int, *, by_bot: bool) -> bool:
         played = True
         while engine.system_action(match.state) is not None:
             _step(match, engine, None, engine.system_action(match.state), kind=ActionLog.SYSTEM)
+    return played
+
+
+def _play_orders(match: Match, engine, seats: dict, now) -> bool:
+    """Play the standing orders of the seats to act (people, not bots) while a line fits."""
+    played = False
+    for _attempt in range(MAX_AUTOMATIC_STEPS):
+        if match.status != Match.RUNNING or engine.is_over(match.state):
+            break
+        moved = False
+        for number in engine.to_act(match.state):
+            if seats[number].played_by_bot(match):
+                continue
+            action = standing.order_action(match, engine, number, now)
+            if action is None:
+                continue
+            try:
+                _step(match, engine, number, action, kind=ActionLog.ORDER)
+            except IllegalAction:
+                continue  # a line the rules refuse now plays nothing; the player is asked
+            while engine.system_action(match.state) is not None:
+                _step(match, engine, None, engine.system_action(match.state), kind=ActionLog.SYSTEM)
+            moved = played = True
+            break  # to_act may have changed: read it again
+        if not moved:
+            break
     return played
 
 

@@ -15,6 +15,7 @@ urlpatterns = [
     path("matches/<int:match_id>/verify/", views.match_verify, name="match_verify"),
     path("matches/<int:match_id>/replay/", views.match_replay, name="match_replay"),
     path("matches/<int:match_id>/export.json", views.match_export, name="match_export"),
+    path("matches/<int:match_id>/orders/", views.match_orders, name="match_orders"),
     path("matches/<int:match_id>/chat/", views.chat_post, name="chat_post"),
     path("matches/import/", views.match_import, name="match_import"),
     path("games/<str:game>/rules/", views.rules, name="rules"),

@@ -3,7 +3,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils import translation
@@ -149,6 +149,7 @@ def match_detail(request, match_id):
     context.update(invite=request.GET.get("invite"),
                    invite_url=request.build_absolute_uri(reverse("match_detail", args=[match.pk]))
                    + f"?invite={match.invite_code}")
+    context.update(orders_panel_context(match, request.user))
     return _private(request, match, render(request, "games/match_detail.html", context))
 
 
@@ -440,3 +441,84 @@ def vacation(request):
     except ServiceError as exc:  # refused: the reason, and a 4xx that says nothing was kept
         return _error_page(request, exc)
     return redirect("profile")
+
+
+# --- Standing orders (games/orders.py): the owner's panel --------------------------------
+
+def orders_panel_context(match, user) -> dict:
+    """What the Orders panel shows its owner: their lines in words and the kinds to add."""
+    from games import orders
+
+    seat = selectors.seat_of(match, user) if user.is_authenticated else None
+    if seat is None or seat.number is None or match.state is None or match.is_over:
+        return {"orders_shown": False}
+    try:
+        module = orders.vocabulary(match.game)
+    except ServiceError:  # a game without orders has no panel
+        return {"orders_shown": False}
+    view = get_engine(match.game).view(match.state, seat.number)
+    mine = orders.orders_of(match=match, user=user)
+    lines = mine.lines if mine else []
+    kinds = [{"kind": k, "label": orders.KIND_LABELS[k],
+              "fields": [{"name": f, "label": orders.FIELD_LABELS[f], "kind": t,
+                          "choices": module.choices(f, view, translation.get_language())}
+                         for f, t in fields.items()]}
+             for k, fields in module.KINDS.items()]
+    return {"orders_shown": True, "orders_match": match, "orders_paused": bool(mine and mine.paused),
+            "orders_lines": [{"index": i, "words": orders.line_words(match.game, line, view),
+                              "scope": line.get("scope", "always"), "until": line.get("until")}
+                             for i, line in enumerate(lines)],
+            "orders_dropped": [orders.line_words(match.game, line, view) for line in (mine.dropped if mine else [])],
+            "orders_kinds": kinds}
+
+
+@login_required
+@require_POST
+def match_orders(request, match_id):
+    """Add, remove, move a line or pause them all; answers the panel (htmx) or the page."""
+    from games import orders
+
+    match = get_object_or_404(Match, pk=match_id)
+    mine = orders.orders_of(match=match, user=request.user)
+    lines = [dict(line) for line in (mine.lines if mine else [])]
+    do, paused = request.POST.get("do", ""), None
+    try:
+        index = int(request.POST.get("index", -1))
+    except ValueError:
+        index = -1
+    if do == "add":
+        kind = request.POST.get("kind", "")
+        line = {"kind": kind, "scope": request.POST.get("scope") or "always"}
+        for key in request.POST:
+            if key.startswith("f."):
+                values = [v for v in request.POST.getlist(key) if v]
+                line[key[2:]] = values if len(values) > 1 or key[2:] == "order" else (values[0] if values else "")
+        if line["scope"] == "until":
+            line["until"] = request.POST.get("until", "")
+        lines.append(line)
+    elif do == "remove" and 0 <= index < len(lines):
+        lines.pop(index)
+    elif do in ("up", "down") and 0 <= index < len(lines):
+        other = index - 1 if do == "up" else index + 1
+        if 0 <= other < len(lines):
+            lines[index], lines[other] = lines[other], lines[index]
+    elif do == "pause":
+        paused, lines = request.POST.get("paused") == "1", None
+    else:
+        return HttpResponse(_("Say what to do with the orders."), status=400)
+    status, problem = 200, None
+    try:
+        orders.orders_set(match_id=match.pk, user=request.user, lines=lines, paused=paused)
+    except ServiceError as exc:
+        status, problem = exc.status, str(exc)
+    match.refresh_from_db()
+    context = orders_panel_context(match, request.user)
+    context["orders_problem"] = problem
+    if problem and not context["orders_shown"]:
+        return HttpResponse(problem, status=status, content_type="text/plain; charset=utf-8")
+    if not request.htmx:
+        if problem:
+            messages.error(request, problem)
+        return redirect("match_detail", match_id=match.pk)
+    response = render(request, "games/partials/orders.html", context, status=status)
+    return _private(request, match, response)

@@ -144,6 +144,7 @@ def log_items(context, lines) -> str:
     it is built here, the same HTML the loop gave."""
     v = value_writer(context)
     dice_words = _("dice %(faces)s")
+    by_order = _("played by standing order")
     items = []
     for line in lines:
         dice = line["dice"]
@@ -153,6 +154,8 @@ def log_items(context, lines) -> str:
             item += [' <span class="dice" aria-label="', dice_words % {"faces": faces}, '">']
             item += [f'<span class="die">{v(d)}</span>' for d in dice]
             item.append("</span>")
+        if line["kind"] == "order":  # a standing order played it (games/orders.py)
+            item += [' <em class="by-order">(', v(by_order), ")</em>"]
         item.append("</li>")
         items.append("".join(item))
     return mark_safe("".join(items))

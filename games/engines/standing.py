@@ -1,0 +1,50 @@
+"""What the three games' standing orders share (each game's vocabulary is in its orders.py).
+
+A line is a dict: {"kind": ..., <its fields>}. A game's module declares KINDS (kind -> its
+fields, each field "int", "text" or "choice"), `choices(field, view)` for a choice field,
+`problems(lines, view)` -> [(line index, problem, details)] and
+`choose(lines, view, legal) -> (line index, action) | None`, which only ever picks one of the
+legal actions it is given: an order can never play what a player could not."""
+
+
+def whole_number(value) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    return None
+
+
+def field_problems(kinds: dict, lines: list, choices, view) -> list[tuple]:
+    """The problems every game checks alike: an unknown kind, a missing field, a number that is
+    not one, a choice that is not offered."""
+    out = []
+    if not isinstance(lines, list):
+        return [(0, "not_a_list", {})]
+    for i, line in enumerate(lines):
+        if not isinstance(line, dict) or line.get("kind") not in kinds:
+            out.append((i, "unknown_kind", {"kind": str(line.get("kind") if isinstance(line, dict) else line)[:40]}))
+            continue
+        for name, kind in kinds[line["kind"]].items():
+            value = line.get(name)
+            if value is None or value == "":
+                out.append((i, "missing", {"field": name}))
+            elif kind == "int":
+                number = whole_number(value)
+                if number is None or not 0 <= number <= 100000:
+                    out.append((i, "not_a_number", {"field": name, "value": str(value)[:40]}))
+            elif kind == "choice":
+                offered = {str(v) for v, _label in choices(name, view)}
+                if str(value) not in offered:
+                    out.append((i, "no_such", {"field": name, "value": str(value)[:40]}))
+            elif kind == "order":
+                offered = {str(v) for v, _label in choices(name, view)}
+                if not isinstance(value, list) or not value or any(str(v) not in offered for v in value):
+                    out.append((i, "no_such", {"field": name, "value": str(value)[:40]}))
+    return out
+
+
+def first_legal(legal: list, kind: str, test=lambda a: True):
+    return next((a for a in legal if a.get("type") == kind and test(a)), None)

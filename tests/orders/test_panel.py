@@ -1,0 +1,60 @@
+"""The Orders panel on the match page: add, move, remove lines and pause them all through its
+htmx forms; bad input gets a 4xx with its reason and changes nothing."""
+from games.models import StandingOrders
+from tests.conftest import client_for
+from tests.orders.conftest import seat_user
+
+
+def post(client, match, **data):
+    return client.post(f"/matches/{match.pk}/orders/", data, HTTP_HX_REQUEST="true")
+
+
+def kinds(match, seat=1):
+    return [line["kind"] for line in StandingOrders.objects.get(match=match, seat=seat).lines]
+
+
+def test_it_adds_moves_removes_and_pauses_lines(sea_match):
+    bo = client_for(seat_user(sea_match, 1))
+    assert post(bo, sea_match, do="add", kind="roll").status_code == 200
+    response = post(bo, sea_match, do="add", kind="accept_offers", **{"f.at_least": "30"}, scope="turn")
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="orders"' in html and "at least: 30" in html
+    assert "next turn only" in html
+    assert kinds(sea_match) == ["roll", "accept_offers"]
+    post(bo, sea_match, do="up", index="1")
+    assert kinds(sea_match) == ["accept_offers", "roll"]
+    post(bo, sea_match, do="down", index="0")
+    assert kinds(sea_match) == ["roll", "accept_offers"]
+    html = post(bo, sea_match, do="pause", paused="1").content.decode()
+    assert StandingOrders.objects.get(match=sea_match, seat=1).paused and "Resume all orders" in html
+    post(bo, sea_match, do="pause", paused="0")
+    post(bo, sea_match, do="remove", index="0")
+    assert kinds(sea_match) == ["accept_offers"]
+    assert not StandingOrders.objects.get(match=sea_match, seat=1).paused
+
+
+def test_bad_lines_get_a_4xx_with_the_reason_and_change_nothing(sea_match, outsider):
+    bo = client_for(seat_user(sea_match, 1))
+    post(bo, sea_match, do="add", kind="roll")
+    response = post(bo, sea_match, do="add", kind="sell", **{"f.good": "wine", "f.at_least": "thirty"})
+    assert response.status_code == 400 and "must be a whole number" in response.content.decode()
+    response = post(bo, sea_match, do="add", kind="sail", **{"f.ship": "999", "f.port": "lisbon"})
+    assert response.status_code == 400 and "no ship called 999" in response.content.decode()
+    assert post(bo, sea_match, do="add", kind="dance").status_code == 400
+    assert post(bo, sea_match, do="explode").status_code == 400
+    assert kinds(sea_match) == ["roll"]
+    refused = post(client_for(outsider), sea_match, do="add", kind="roll")
+    assert refused.status_code == 403 and "seated player" in refused.content.decode()
+    assert client_for(outsider).post(f"/matches/{sea_match.pk}/orders/", {"do": "add", "kind": "roll"}).status_code == 403
+    assert StandingOrders.objects.filter(match=sea_match).count() == 1
+    assert bo.post("/matches/999999/orders/", {"do": "add", "kind": "roll"}).status_code == 404
+
+
+def test_the_panel_speaks_the_players_language(sea_match):
+    bo = seat_user(sea_match, 1)
+    bo.profile.language = "da"
+    bo.profile.save()
+    client = client_for(bo)
+    client.cookies["django_language"] = "da"
+    html = client.get(f"/matches/{sea_match.pk}/", HTTP_ACCEPT_LANGUAGE="da").content.decode()
+    assert "Stående ordrer" in html

@@ -1,0 +1,157 @@
+"""Standing orders through the one write path: they play when the seat must decide, are logged
+as played by standing order, leave replays alone, race a player's own move cleanly, come before
+a timeout's auto-play, and drop lines that no longer make sense."""
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import orders, services
+from games.errors import BadRequest, NotAllowed
+from games.models import ActionLog, Match, StandingOrders
+from games.replay import replay_match
+from notifications.models import Notification
+from tests.orders.conftest import act, running, seat_user
+
+LINES = [{"kind": "roll"}, {"kind": "end_turn"}]
+
+
+def to_turn_of(commits, match, number):
+    """Play the other seat's turn by hand (roll, end) until `number` is to act."""
+    for _ in range(10):
+        match.refresh_from_db()
+        if match.turn_seats == [number]:
+            return match
+        mover = match.turn_seats[0]
+        legal_types = {a["type"] for a in services._engine(match.game).legal_actions(match.state, mover)}
+        act(commits, match, mover, "roll" if "roll" in legal_types else "end_turn")
+    raise AssertionError("the turn never came")
+
+
+def test_orders_play_the_turn_when_it_comes_and_the_log_says_so(sea_match, commits):
+    match = to_turn_of(commits, sea_match, 0)
+    bo = seat_user(match, 1)
+    commits(orders.orders_set, match_id=match.pk, user=bo, lines=LINES)
+    before = match.version
+    act(commits, match, 0, "roll")
+    act(commits, match, 0, "end_turn")
+    match = running(match.pk)
+    played = list(ActionLog.objects.filter(match=match, seq__gt=before + 2).order_by("seq"))
+    by_bo = [r for r in played if r.seat == 1]
+    assert [r.action["type"] for r in by_bo] == ["roll", "end_turn"]
+    assert {r.kind for r in by_bo} == {ActionLog.ORDER}
+    assert match.turn_seats == [0]  # back to anna, who has no orders: the match waits for her
+    assert replay_match(match)["ok"] is True
+    # Told once for the turn, in words.
+    told = Notification.objects.filter(user=bo, text__startswith="Your standing orders played your turn")
+    assert told.count() == 1 and str(match) in told.get().text
+    assert told.get().text.split(": ", 1)[1]  # what they did, in words
+
+
+def test_paused_orders_wait_and_resume_plays_them(sea_match, commits):
+    match = to_turn_of(commits, sea_match, 0)
+    bo = seat_user(match, 1)
+    commits(orders.orders_set, match_id=match.pk, user=bo, lines=LINES)
+    commits(orders.orders_pause, match_id=match.pk, user=bo, paused=True)
+    act(commits, match, 0, "roll")
+    act(commits, match, 0, "end_turn")
+    match = running(match.pk)
+    assert match.turn_seats == [1] and not ActionLog.objects.filter(match=match, kind=ActionLog.ORDER).exists()
+    commits(orders.orders_pause, match_id=match.pk, user=bo, paused=False)
+    assert running(match.pk).turn_seats == [0]
+    assert ActionLog.objects.filter(match=match, kind=ActionLog.ORDER, seat=1).count() == 2
+
+
+def test_a_line_for_the_next_turn_only_plays_once(sea_match, commits):
+    match = to_turn_of(commits, sea_match, 0)
+    bo = seat_user(match, 1)
+    commits(orders.orders_set, match_id=match.pk, user=bo,
+            lines=[dict(line, scope="turn") for line in LINES])
+    for _ in range(2):
+        act(commits, match, 0, "roll")
+        act(commits, match, 0, "end_turn")
+    match = running(match.pk)
+    assert match.turn_seats == [1]  # the second turn waits for bo
+    assert ActionLog.objects.filter(match=match, kind=ActionLog.ORDER).count() == 2
+    assert StandingOrders.objects.get(match=match, seat=1).lines == []
+
+
+def test_a_line_until_a_time_past_plays_nothing(sea_match, commits):
+    match = to_turn_of(commits, sea_match, 0)
+    bo = seat_user(match, 1)
+    soon = timezone.now() + timedelta(minutes=5)
+    commits(orders.orders_set, match_id=match.pk, user=bo, lines=[dict(l, scope="until", until=soon.isoformat())
+                                                                  for l in LINES])
+    act(commits, match, 0, "roll")
+    # An hour later the lines have lapsed: the deadline job plays nothing by order.
+    assert services.deadline_apply(match_id=match.pk, now=timezone.now() + timedelta(hours=1)) is False \
+        or not ActionLog.objects.filter(match=match, kind=ActionLog.ORDER).exists()
+    with pytest.raises(BadRequest, match="in the future"):
+        orders.orders_set(match_id=match.pk, user=bo, lines=[{"kind": "roll", "scope": "until",
+                                                              "until": "2001-01-01T00:00"}])
+
+
+def test_bad_orders_are_refused_with_their_reasons_and_change_nothing(sea_match, commits, outsider):
+    bo = seat_user(sea_match, 1)
+    commits(orders.orders_set, match_id=sea_match.pk, user=bo, lines=LINES)
+    with pytest.raises(BadRequest) as refused:
+        orders.orders_set(match_id=sea_match.pk, user=bo, lines=[
+            {"kind": "sail", "ship": 999, "port": "lisbon"}, {"kind": "sail", "ship": 1, "port": "atlantis"},
+            {"kind": "sell", "good": "wine", "at_least": "thirty"}, {"kind": "roll", "scope": "forever"}])
+    said = str(refused.value)
+    assert "Line 1: there is no ship called 999" in said
+    assert "Line 2: there is no port called atlantis" in said
+    assert "Line 3: at least must be a whole number, not thirty" in said
+    assert "Line 4:" in said
+    assert [line["kind"] for line in StandingOrders.objects.get(match=sea_match, seat=1).lines] == ["roll", "end_turn"]
+    for hostile in ("roll", {"kind": "roll"}, [["roll"]], [None], [{"kind": "roll"}] * 21):
+        with pytest.raises(BadRequest):
+            orders.orders_set(match_id=sea_match.pk, user=bo, lines=hostile)
+    with pytest.raises(NotAllowed):
+        orders.orders_set(match_id=sea_match.pk, user=outsider, lines=LINES)
+
+
+def test_a_line_whose_ship_is_gone_is_dropped_and_told_once(sea_match, commits):
+    match = to_turn_of(commits, sea_match, 0)
+    bo = seat_user(match, 1)
+    ship = next(s for s in match.state["ships"].values() if s["owner"] == 1)
+    commits(orders.orders_set, match_id=match.pk, user=bo,
+            lines=[{"kind": "sail", "ship": ship["id"], "port": "lisbon"}] + LINES)
+    # The ship is lost (as to a reef): written into the state as the engine would leave it.
+    match.refresh_from_db()
+    del match.state["ships"][str(ship["id"])]
+    Match.objects.filter(pk=match.pk).update(state=match.state)
+    act(commits, match, 0, "roll")
+    act(commits, match, 0, "end_turn")
+    mine = StandingOrders.objects.get(match=match, seat=1)
+    assert [line["kind"] for line in mine.lines] == ["roll", "end_turn"]
+    assert mine.dropped == [{"kind": "sail", "ship": ship["id"], "port": "lisbon", "scope": "always"}]
+
+
+def test_at_the_timeout_orders_play_before_the_auto_play(sea_match, commits):
+    match = to_turn_of(commits, sea_match, 0)
+    bo = seat_user(match, 1)
+    act(commits, match, 0, "roll")
+    act(commits, match, 0, "end_turn")
+    match = running(match.pk)
+    assert match.turn_seats == [1]
+    # Orders set when the turn's time is up: the job plays them, not the timeout's auto-play.
+    StandingOrders.objects.create(match=match, seat=1, user=bo, lines=LINES)
+    assert services.deadline_apply(match_id=match.pk, now=match.turn_deadline + timedelta(seconds=1))
+    rows = list(ActionLog.objects.filter(match=match, seat=1).order_by("seq"))
+    assert [r.kind for r in rows][-2:] == [ActionLog.ORDER, ActionLog.ORDER]
+    assert not any(r.kind == ActionLog.TIMEOUT for r in rows)
+    assert match.seats.get(number=1).consecutive_timeouts == 0
+
+
+def test_when_no_line_fits_the_timeout_plays_as_before(sea_match, commits):
+    match = to_turn_of(commits, sea_match, 0)
+    bo = seat_user(match, 1)
+    commits(orders.orders_set, match_id=match.pk, user=bo, lines=[{"kind": "accept_offers", "at_least": 5}])
+    act(commits, match, 0, "roll")
+    act(commits, match, 0, "end_turn")
+    match = running(match.pk)
+    assert match.turn_seats == [1]
+    assert services.deadline_apply(match_id=match.pk, now=match.turn_deadline + timedelta(seconds=1))
+    kinds = set(ActionLog.objects.filter(match=match, seat=1, seq__gt=match.version).values_list("kind", flat=True))
+    assert kinds == {ActionLog.TIMEOUT}
