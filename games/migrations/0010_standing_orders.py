@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_job'),
+        ('games', '0009_job_failures'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
