@@ -84,18 +84,20 @@ def _after_commit(match: Match) -> None:
     if owner is not None and any(s.number == owner and s.played_by_bot(match) for s in match.seats.all()):
         owner = None  # nobody is told of a bot's turn
     events = getattr(match, "appended_events", [])
-    if (last >= first or owner is not None) and _listeners_care(events, owner):
+    kinds = {row.kind for row in getattr(match, "appended_rows", [])}
+    if (last >= first or owner is not None) and _listeners_care(events, owner, kinds):
         jobs.record(match, Job.MATCH_CHANGED, first_seq=first, last_seq=last, turn_passed_to=owner)
     match.appended_events = []
 
 
-def _listeners_care(events: list, turn_passed_to) -> bool:
-    """Whether a listener of MATCH_CHANGED_LISTENERS has anything to tell of these events and
-    this turn: a listener may say beforehand (its `cares(events=, turn_passed_to=)`), so a move
-    that tells nobody anything queues no job; one that cannot say hears of every change."""
+def _listeners_care(events: list, turn_passed_to, kinds) -> bool:
+    """Whether a listener of MATCH_CHANGED_LISTENERS has anything to tell of these events, this
+    turn and these kinds of log rows (a move by standing order): a listener may say beforehand
+    (its `cares(events=, turn_passed_to=, kinds=)`), so a move that tells nobody anything queues
+    no job; one that cannot say hears of every change."""
     for path in settings.MATCH_CHANGED_LISTENERS:
         cares = getattr(import_string(path), "cares", None)
-        if cares is None or cares(events=events, turn_passed_to=turn_passed_to):
+        if cares is None or cares(events=events, turn_passed_to=turn_passed_to, kinds=kinds):
             return True
     return False
 

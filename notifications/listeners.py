@@ -114,7 +114,7 @@ def _offered_to(event, seats) -> list:
     return [seats[n] for n in numbers if isinstance(n, int) and not isinstance(n, bool) and n in seats]
 
 
-def _match_changed_cares(*, events, turn_passed_to) -> bool:
+def _match_changed_cares(*, events, turn_passed_to, kinds=()) -> bool:
     """What match_changed may tell, known at the commit (games.services): a turn that passed to a
     person, an offer or a card. Anything else would make a job that tells nobody."""
     return turn_passed_to is not None or any(e.get("type") in TOLD_EVENTS for e in events)

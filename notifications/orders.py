@@ -31,3 +31,11 @@ def orders_played(*, match_id, first_seq, last_seq, turn_passed_to=None):
                    key=f"{match.pk}:orders:{orders.seat}:{orders.told_turn}",
                    text=_("Your standing orders played your turn in %(match)s: %(what)s")
                    % {"match": match, "what": said})
+
+
+def _orders_played_cares(*, events, turn_passed_to, kinds=()) -> bool:
+    """Only a change with a move played by standing order has anything for this listener."""
+    return ActionLog.ORDER in kinds
+
+
+orders_played.cares = _orders_played_cares

@@ -29,3 +29,11 @@ def test_no_listener_no_job(race_match, player, settings):
     services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
     services.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"})
     assert Job.objects.count() == 0
+
+
+def test_the_orders_listener_cares_only_for_moves_played_by_standing_order():
+    from games.models import ActionLog
+    from notifications.orders import orders_played
+
+    assert orders_played.cares(events=[{"type": "roll"}], turn_passed_to=None, kinds={ActionLog.ORDER})
+    assert not orders_played.cares(events=[{"type": "roll"}], turn_passed_to=1, kinds={ActionLog.PLAYER})

@@ -342,8 +342,11 @@ class Crawl(Player):
             chosen = self.rnd.choices(controls, weights=[c["weight"] for c in controls])[0]
         locator = page.locator(f'[data-crawl="{chosen["n"]}"]')
         # Bring it into view first, as a player scrolls to it: the page may not move after that.
+        # (Also one clipped by a scrolling frame of its own, as Catan's zoomed board: Playwright's
+        # tap would scroll the frame and the page to it, and that is the player's scroll, not a jump.)
         locator.evaluate("e => { const r = e.getBoundingClientRect();"
-                         " if (r.top < 0 || r.bottom > innerHeight) e.scrollIntoView({block: 'center'}); }")
+                         " if (r.top < 0 || r.bottom > innerHeight) e.scrollIntoView({block: 'center'});"
+                         " else e.scrollIntoView({block: 'nearest', inline: 'nearest'}); }")
         before = page.evaluate("() => window.scrollY")
         shown = page.evaluate("sel => window.__crawlPage.inView(sel)", chosen["region"])
         how = "keyboard" if keyboard else ("tap" if self.touch else "click")
