@@ -88,6 +88,8 @@ class ProfileForm(forms.ModelForm):
         # knows (Factory, localtime, Etc/GMT+5…); a zone saved before stays on offer.
         saved = self.instance.time_zone if self.instance and self.instance.pk else None
         self.fields["time_zone"].choices = zone_choices(keep=saved)
+        # The zones are named by their places, in the zone database's own words.
+        self.fields["time_zone"].widget.attrs["translate"] = "no"
         for name, field in self.fields.items():
             if field.help_text:
                 field.widget.attrs["aria-describedby"] = f"id_{name}-help"

@@ -514,6 +514,19 @@ def match_orders(request, match_id):
     match.refresh_from_db()
     context = orders_panel_context(match, request.user)
     context["orders_problem"] = problem
+    # Where the focus goes in the panel that replaces this one (htmx focuses `autofocus`): the
+    # control used is gone with the swap, and a keyboard player must not land on the page's start.
+    count = len(context.get("orders_lines") or [])
+    if problem:
+        context["orders_focus"] = "problem"
+    elif do == "pause":
+        context["orders_focus"] = "pause"
+    elif count:
+        moved = {"add": count - 1, "remove": min(index, count - 1),
+                 "up": index - 1, "down": index + 1}.get(do, 0)
+        context["orders_focus"], context["orders_focus_line"] = "line", max(0, min(moved, count - 1))
+    else:
+        context["orders_focus"] = "title"
     if problem and not context["orders_shown"]:
         return HttpResponse(problem, status=status, content_type="text/plain; charset=utf-8")
     if not request.htmx:

@@ -2,7 +2,8 @@
 // move as a button (die, ship, direction). This file adds the die and ship pickers, which
 // narrow the list to that die and ship's directions and light their squares on the board;
 // a click on one of your ships picks it, and a click on a lit square plays that move (by
-// clicking the matching button, so htmx posts it as usual). It runs on each new live part
+// clicking the matching button, so htmx posts it as usual; on a phone's small squares only the
+// pickers and buttons are tapped: pirater.css). It runs on each new live part
 // (htmx.onLoad) and keeps no state outside it. Its words come from the page (data-* attributes
 // written in the reader's language), so it holds no English of its own.
 (function () {

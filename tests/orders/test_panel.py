@@ -58,3 +58,26 @@ def test_the_panel_speaks_the_players_language(sea_match):
     client.cookies["django_language"] = "da"
     html = client.get(f"/matches/{sea_match.pk}/", HTTP_ACCEPT_LANGUAGE="da").content.decode()
     assert "Stående ordrer" in html
+
+
+def test_the_panel_that_replaces_this_one_says_where_the_focus_goes(sea_match):
+    """The control a keyboard player used is gone with the swap: the new panel's `autofocus`
+    (which htmx focuses) is on what they acted on, never nothing (the crawl found <body>)."""
+    import re
+
+    bo = client_for(seat_user(sea_match, 1))
+
+    def focused(response):
+        found = re.findall(r"<(\w+)[^>]*\bautofocus\b[^>]*>", response.content.decode())
+        assert len(found) == 1, found
+        return re.search(r"<\w+[^>]*\bautofocus\b[^>]*>", response.content.decode()).group(0)
+
+    assert "<li" in focused(post(bo, sea_match, do="add", kind="roll"))
+    added = focused(post(bo, sea_match, do="add", kind="end_turn"))
+    assert added.startswith("<li")
+    assert "orders-pause" in focused(post(bo, sea_match, do="pause", paused="1"))
+    assert 'role="alert"' in focused(post(bo, sea_match, do="add", kind="dance"))
+    post(bo, sea_match, do="remove", index="1")
+    assert 'id="orders-title"' in focused(post(bo, sea_match, do="remove", index="0"))
+    page = bo.get(f"/matches/{sea_match.pk}/").content.decode()
+    assert "autofocus" not in page.split('id="orders"', 1)[1].split("</section>", 1)[0]

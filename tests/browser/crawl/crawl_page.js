@@ -156,8 +156,15 @@
         if (near) small.push({target: describe(t.el), size: [Math.round(t.rect.width * 10) / 10, Math.round(t.rect.height * 10) / 10],
                               near: describe(near.el), at: [Math.round(cx), Math.round(cy)]});
       }
-      // What a tap at the centre of its visible part would hit.
-      const b = {l: Math.max(t.box.l, 0), t: Math.max(t.box.t, 0), r: Math.min(t.box.r, vw), b: Math.min(t.box.b, vh)};
+      // What a tap at the centre of its visible part would hit; a link that wraps over lines is
+      // tapped on one of its lines (the centre of its whole box may be the paragraph between).
+      let box = t.box;
+      const lines = t.el.getClientRects();
+      if (lines.length > 1) {
+        const line = Array.from(lines).reduce((a, c) => (c.width * c.height > a.width * a.height ? c : a));
+        box = {l: Math.max(line.left, t.box.l), t: Math.max(line.top, t.box.t), r: Math.min(line.right, t.box.r), b: Math.min(line.bottom, t.box.b)};
+      }
+      const b = {l: Math.max(box.l, 0), t: Math.max(box.t, 0), r: Math.min(box.r, vw), b: Math.min(box.b, vh)};
       if (b.r - b.l < 1 || b.b - b.t < 1) return;
       const x = (b.l + b.r) / 2, y = (b.t + b.b) / 2;
       const hit = document.elementFromPoint(x, y);
@@ -179,6 +186,11 @@
   function names() {
     const out = [];
     document.querySelectorAll("svg text").forEach((t) => { const w = t.textContent.trim(); if (w) out.push(w); });
+    // What the page marks as not to be translated (translate="no"): names, such as the places
+    // of the time zones.
+    document.querySelectorAll("[translate=no], [translate=no] option").forEach((t) => {
+      const w = t.textContent.trim(); if (w && w.length < 80) out.push(w);
+    });
     return out;
   }
 
