@@ -344,9 +344,14 @@ class Crawl(Player):
         # Bring it into view first, as a player scrolls to it: the page may not move after that.
         # (Also one clipped by a scrolling frame of its own, as Catan's zoomed board: Playwright's
         # tap would scroll the frame and the page to it, and that is the player's scroll, not a jump.)
+        # And one under a bar pinned to the screen (Catan's confirm bar at the bottom) is brought
+        # out from under it, as a player scrolls it up: else Playwright's tap scrolls for them.
         locator.evaluate("e => { const r = e.getBoundingClientRect();"
                          " if (r.top < 0 || r.bottom > innerHeight) e.scrollIntoView({block: 'center'});"
-                         " else e.scrollIntoView({block: 'nearest', inline: 'nearest'}); }")
+                         " else e.scrollIntoView({block: 'nearest', inline: 'nearest'});"
+                         " const q = e.getBoundingClientRect(), hit = document.elementFromPoint("
+                         "(q.left + q.right) / 2, (q.top + q.bottom) / 2);"
+                         " if (hit && hit !== e && !e.contains(hit) && !hit.contains(e)) e.scrollIntoView({block: 'center'}); }")
         before = page.evaluate("() => window.scrollY")
         shown = page.evaluate("sel => window.__crawlPage.inView(sel)", chosen["region"])
         how = "keyboard" if keyboard else ("tap" if self.touch else "click")
