@@ -34,7 +34,8 @@ def chosen_option(response) -> str:
 @pytest.fixture
 def speaks(db):
     def set_language(user, code):
-        Profile.objects.filter(user=user).update(language=code)
+        # Mail for each event (the default is a daily digest): these tests hear each mail's language.
+        Profile.objects.filter(user=user).update(language=code, notify_email=Profile.NOTIFY_EACH)
 
     return set_language
 
