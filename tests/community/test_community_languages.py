@@ -140,6 +140,7 @@ def test_a_danish_player_is_told_in_danish_while_a_german_player_moves(race_matc
 def test_a_player_who_left_the_language_to_the_browser_is_told_in_the_sites(race_match, player, opponent,
                                                                             speaks, heard, play):
     speaks(player, "sv")
+    Profile.objects.filter(user=opponent).update(notify_email=Profile.NOTIFY_EACH)  # no language of his own
     with translation.override("sv"):
         play(race_match, (player, "roll"), (player, "stay"))
     assert heard["words"] == [settings.LANGUAGE_CODE] and heard["emails"][0][1] == settings.LANGUAGE_CODE
