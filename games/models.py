@@ -96,8 +96,8 @@ class Match(models.Model):
         ]
 
     def __str__(self):
-        if self.title:
-            return self.title
+        if self.title and self.title.strip():  # a title of spaces would be no name at all
+            return self.title.strip()
         from games.engines import ENGINES
 
         engine = ENGINES.get(self.game)

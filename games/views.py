@@ -111,12 +111,14 @@ def match_new(request):
             else:
                 if match.status == Match.RUNNING:
                     pass  # the board says whose turn it is; a message would stay above it all game
+                # Both say how the match waits: marked so they go once it runs (site.css hides
+                # them when the live board swaps in a running match; issue 24).
                 elif match.is_public:
                     messages.success(request, _("Match created. It is listed in the lobby and starts when "
-                                                "every seat is taken."))
+                                                "every seat is taken."), extra_tags="while-open")
                 else:
                     messages.success(request, _("Match created. Share the invitation link below so others "
-                                                "can join."))
+                                                "can join."), extra_tags="while-open")
                 reason = limits.unrated_reason(is_public=data["is_public"], bot_seats=data["bot_seats"] or 0,
                                                round_limit=round_limit, options=raw)
                 if data["rated"] and reason:  # asked for rated, but it could not count fairly

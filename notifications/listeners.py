@@ -17,6 +17,7 @@ from games.models import ActionLog, Match, Seat
 from games.selectors import seat_names
 from notifications.models import Notification, ReminderSent
 from notifications.services import notify, speaking_to
+from notifications.wording import match_name
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,8 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
                         speaking_to(seat.user):
                     said = engine.describe(event, names, lang=translation.get_language())
                     notify(user=seat.user, kind=note_kind, match=match, url=url, profile=_profile(seat),
-                           key=f"{match.pk}:{seq}:{index}", text=f"{match}: {said}")
+                           key=f"{match.pk}:{seq}:{index}", text=f"{match_name(match)}: {said}",
+                           params={"event": event, "names": names})
     if turn_passed_to is not None and match.status == Match.RUNNING and turn_passed_to in seats \
             and turn_passed_to in match.turn_seats:
         seat = seats[turn_passed_to]
@@ -90,7 +92,7 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
             with on_its_own(f"seat {seat.number} of match {match.pk} of its turn"), speaking_to(seat.user):
                 notify(user=seat.user, kind=Notification.TURN, match=match, url=url, profile=_profile(seat),
                        key=f"{match.pk}:turn:{match.turn_key}",
-                       text=_("It is your turn in %(match)s.") % {"match": match})
+                       text=_("It is your turn in %(match)s.") % {"match": match_name(match)}, params={})
 
 
 def read_past_turns(match) -> int:
@@ -146,11 +148,11 @@ def match_finished(*, match_id):
         with on_its_own(f"seat {seat.number} of match {match.pk} of its end"), speaking_to(seat.user):
             if rank:
                 text = _("%(match)s has ended: you placed %(rank)s of %(players)s.") % {
-                    "match": match, "rank": rank, "players": len(ranks)}
+                    "match": match_name(match), "rank": rank, "players": len(ranks)}
             else:
-                text = _("%(match)s has ended.") % {"match": match}
+                text = _("%(match)s has ended.") % {"match": match_name(match)}
             notify(user=seat.user, kind=Notification.FINISHED, match=match, url=match.get_absolute_url(),
-                   key=f"{match.pk}:finished", text=text)
+                   key=f"{match.pk}:finished", text=text, params={"rank": rank, "players": len(ranks)})
 
 
 def send_reminders(now=None) -> int:
@@ -190,7 +192,7 @@ def _remind(match, now) -> int:
     with speaking_to(owner.user):
         text = ngettext("About %(hours)s hour left for your turn in %(match)s.",
                         "About %(hours)s hours left for your turn in %(match)s.", hours_left) % {
-            "hours": hours_left, "match": match}
+            "hours": hours_left, "match": match_name(match)}
         notify(user=owner.user, kind=Notification.REMINDER, match=match, url=match.get_absolute_url(),
-               key=f"{match.pk}:remind:{match.turn_key}:{min(fresh)}", text=text)
+               key=f"{match.pk}:remind:{match.turn_key}:{min(fresh)}", text=text, params={"hours": hours_left})
     return 1

@@ -18,6 +18,10 @@ class Notification(models.Model):
     # What makes it unique, so a job that runs twice tells nobody twice.
     key = models.CharField(_("key"), max_length=120)
     text = models.CharField(_("text"), max_length=300)
+    # What it is about (an event and the seats' names, a rank, hours left), so it is worded when
+    # read, in the reader's language then (notifications/wording.py). Null on rows made before:
+    # those show `text`, worded when they were made.
+    params = models.JSONField(_("details"), null=True, blank=True, default=None)
     url = models.CharField(_("link"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     read_at = models.DateTimeField(_("read"), null=True, blank=True)

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from accounts.models import Profile
 from notifications import webhooks
 from notifications.models import Notification, WebhookDelivery
+from notifications.wording import notification_text
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +41,12 @@ UNREAD = object()
 
 
 def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "",
-           profile=UNREAD) -> Notification | None:
+           params: dict | None = None, profile=UNREAD) -> Notification | None:
     """Record a notification once (a second call with the same key does nothing) and send it
-    on by email and webhook as the player chose. A caller that has just read the player's
-    profile (or found none) passes it as `profile`; otherwise it is read here."""
+    on by email and webhook as the player chose. `params` is what it is about, worded when read
+    (notifications/wording.py); `text` is the same words now, kept for whatever cannot word it.
+    A caller that has just read the player's profile (or found none) passes it as `profile`;
+    otherwise it is read here."""
     if not user.is_active:
         return None  # bots and closed accounts have nobody to tell
     if profile is UNREAD:
@@ -53,15 +56,15 @@ def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "",
     try:
         with transaction.atomic():
             notification = Notification.objects.create(user=user, kind=kind, key=key[:120], text=text[:300],
-                                                       match=match, url=url)
+                                                       match=match, url=url, params=params)
     except IntegrityError:
         return None
     if profile is not None and profile.notify_email == Profile.NOTIFY_EACH and user.email:
         # Mailed once the notification is committed: a job rolled back or killed before its
         # commit runs again and notifies again, and a mail sent inside it went twice (seen with
         # Redis away while bots played). On its own (autocommit) it goes at once.
-        language, address = language_for(profile), user.email
-        transaction.on_commit(lambda: _email(notification, address, text, url, language), robust=True)
+        address = user.email
+        transaction.on_commit(lambda: _email(notification, address, url, profile), robust=True)
     if profile is not None and profile.webhook_url:
         delivery = WebhookDelivery.objects.create(notification=notification, url=profile.webhook_url,
                                                   next_try_at=timezone.now() + WEBHOOK_LEASE)
@@ -69,12 +72,14 @@ def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "",
     return notification
 
 
-def _email(notification, address: str, text: str, url: str, language) -> None:
-    """The text is in the player's language already; whatever the mail adds must be too. A mail
-    that fails (a server away, a bad header) is logged and stays unmarked; the notifications
-    after this one still go."""
+def _email(notification, address: str, url: str, profile) -> None:
+    """The mail in the player's language at the time it goes, words and all. A mail that fails
+    (a server away, a bad header) is logged and stays unmarked; the notifications after this one
+    still go."""
     try:
+        language = language_for(profile)
         with translation.override(language):
+            text = notification_text(notification, lang=language)
             send_mail(subject_line(f"[Tradewinds] {text}"), f"{text}\n\n{_absolute(url)}\n", None, [address])
     except Exception:
         log.exception("could not email notification %s to user %s", notification.pk, notification.user_id)
@@ -101,7 +106,9 @@ def deliver(delivery: WebhookDelivery) -> bool:
     as long each time. A URL the site refuses (see webhooks.check) is given up at once."""
     notification = delivery.notification
     profile = Profile.objects.get(user=notification.user)
-    body = json.dumps({"kind": notification.kind, "text": notification.text, "url": _absolute(notification.url),
+    # Worded in the player's language at delivery, as the inbox and the mails are.
+    text = notification_text(notification, lang=language_for(profile))
+    body = json.dumps({"kind": notification.kind, "text": text, "url": _absolute(notification.url),
                        "match": notification.match_id, "created_at": notification.created_at.isoformat(),
                        "id": notification.pk}).encode()
     headers = {"Content-Type": "application/json", "User-Agent": "Tradewinds-Webhook/1",
@@ -126,7 +133,7 @@ def deliver(delivery: WebhookDelivery) -> bool:
 
 
 def deliver_by_id(delivery_id) -> bool:
-    delivery = WebhookDelivery.objects.select_related("notification").filter(
+    delivery = WebhookDelivery.objects.select_related("notification__match").defer("notification__match__state").filter(
         pk=delivery_id, delivered_at__isnull=True).first()
     if delivery is None or delivery.next_try_at is None:
         return False  # taken already, or given up
@@ -210,13 +217,14 @@ def _send_digest(profile, now, zoneinfo) -> int:
     if local.hour < settings.DIGEST_HOUR or (profile.last_digest_at and now - profile.last_digest_at < timedelta(hours=20)):
         return 0
     unread = list(Notification.objects.filter(user=profile.user, read_at__isnull=True, emailed_at__isnull=True)
-                  .order_by("created_at")[:100])
+                  .select_related("match").defer("match__state").order_by("created_at")[:100])
     profile.last_digest_at = now
     profile.save(update_fields=["last_digest_at"])
     if not unread or not profile.user.email:
         return 0
-    lines = "\n".join(f"- {n.text} {_absolute(n.url)}" for n in unread)
-    with translation.override(language_for(profile)):
+    language = language_for(profile)
+    with translation.override(language):
+        lines = "\n".join(f"- {notification_text(n, lang=language)} {_absolute(n.url)}" for n in unread)
         subject = ngettext("[Tradewinds] %(count)s thing since yesterday",
                            "[Tradewinds] %(count)s things since yesterday", len(unread)) % {"count": len(unread)}
         body = _("Since your last digest:") + f"\n\n{lines}\n"

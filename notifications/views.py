@@ -5,13 +5,17 @@ from django.views.decorators.http import require_POST, require_safe
 
 from notifications import services
 from notifications.models import Notification
+from notifications.wording import notification_text
 
 
 @login_required
 @never_cache
 @require_safe
 def inbox(request):
-    notifications = Notification.objects.filter(user=request.user).select_related("match")[:100]
+    notifications = list(Notification.objects.filter(user=request.user).select_related("match")
+                         .defer("match__state")[:100])
+    for n in notifications:
+        n.worded = notification_text(n)  # in the language the page is in now
     return render(request, "notifications/inbox.html", {"notifications": notifications})
 
 
