@@ -58,5 +58,10 @@ def findings(text: str, *, names=(), lang: str = "en", rule_code=RULE_CODE) -> l
         bare = strip_names(text, [*names, *CREDITS])
         for m in TOKEN.finditer(bare):
             if PLAIN.fullmatch(m.group(0)) and m.group(0).lower() in ENGLISH:
-                out.append((f"English on a {lang} page", m.group(0), line_of(bare, m.start(), m.end())))
+                # Quoted as the page has it: names take up no line of their own, so the line of
+                # the find in the text without names is the same line of the page's text.
+                number = bare.count("\n", 0, m.start())
+                lines = text.split("\n")
+                said = lines[number].strip()[:140] if number < len(lines) else line_of(bare, m.start(), m.end())
+                out.append((f"English on a {lang} page", m.group(0), said))
     return out
