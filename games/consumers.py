@@ -65,8 +65,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined = groups
-        opened = await _in_pool(self._open)()
-        if opened is None:
+        match = await _in_pool(self._open)()
+        if match is None:
             await self._leave_groups()
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
@@ -74,15 +74,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._leave_groups()
             await self.close(code=CLOSE_TOO_MANY)
             return
+        # Accepted before the first render: Daphne drops a handshake its application has not
+        # accepted within a few seconds, and on a busy server a render may take that long.
         await self.accept()
         metrics.socket_opened(self)  # open sockets per process (/metrics)
         # A (re)connecting browser catches up at once with whatever it missed.
+        opened = await _in_pool(panels.render_live)(match, self.user, browser_language=self.language)
         self.sent = opened
         await self.send(text_data=opened)
 
     def _open(self):
-        """Read the match as it is, check this viewer may watch it and render their part (the
-        catch-up every socket sends first). None if they may not watch."""
+        """Read the match as it is and check this viewer may watch it (the catch-up every socket
+        sends first is rendered from it once the socket is accepted). None if they may not watch."""
         try:
             match = selectors.match_live(match_id=self.match_id)
         except ServiceError:
@@ -96,7 +99,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.zone = str(panels.viewer_time_zone(self.user))
         self.live_rendered_at = time.time()
         self.shown_version = match.version
-        return panels.render_live(match, self.user, browser_language=self.language)
+        return match
 
     async def _leave_groups(self):
         for group in self.groups_joined:
