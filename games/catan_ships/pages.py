@@ -149,6 +149,7 @@ class Board:
         self.w = max(xs) - min(xs) + SQRT3 + 2 * pad
         self.h = max(ys) - min(ys) + 2 + 2 * pad
         self._near: dict[tuple, list] = {}
+        self._alike: dict | None = None
 
     @property
     def viewbox(self) -> str:
@@ -176,9 +177,31 @@ class Board:
         return _corners(h["x"], h["y"], scale)
 
     @staticmethod
-    def hex_words(h: dict) -> str:
+    def _plain_words(h: dict) -> str:
         words = str(TERRAIN_WORDS.get(h["terrain"], h["terrain"]))
         return f"{words} {h['number']}" if h.get("number") else words
+
+    def hex_words(self, h: dict) -> str:
+        """A hex by its terrain and number; where two hexes of the board read alike (two
+        "Hills 3", two "Water 6"), each with where it lies on the board ("Hills 3 in the
+        north-west"), so no two places of a list of choices read the same."""
+        words = self._plain_words(h)
+        if self._alike is None:
+            groups: dict[str, list] = {}
+            for other in self.hexes:
+                groups.setdefault(self._plain_words(other), []).append(other)
+            self._alike = {k: v for k, v in groups.items() if len(v) > 1}
+        twins = self._alike.get(words)
+        if not twins:
+            return words
+        cx = sum(t["x"] for t in self.hexes) / len(self.hexes)
+        cy = sum(t["y"] for t in self.hexes) / len(self.hexes)
+        where = {t["id"]: corner_word(t["x"] - cx, t["y"] - cy) for t in twins}
+        if list(where.values()).count(where[h["id"]]) > 1:  # the same way from the centre: count them
+            same = sorted((t for t in twins if where[t["id"]] == where[h["id"]]), key=lambda t: (t["y"], t["x"]))
+            return pgettext("catan hex", "%(hex)s in the %(side)s (%(n)s)") % {
+                "hex": words, "side": where[h["id"]], "n": [t["id"] for t in same].index(h["id"]) + 1}
+        return pgettext("catan hex", "%(hex)s in the %(side)s") % {"hex": words, "side": where[h["id"]]}
 
     def place_words(self, kind: str, ident) -> str:
         if kind == "hex":
