@@ -190,28 +190,9 @@ async def _play(run: Run, http, player: Player, match_id: int, game: str, rnd: r
             continue
         data = response.json()
         while data["my_turn"] and data["actions"] and not run.stop:
-            body = {"action": choose(game, data["actions"], rnd), "version": data["version"]}
-            start = time.perf_counter()
-            run.posting += 1
-            run.requests["POST action"] += 1
-            try:
-                response = await http.post(f"/api/matches/{match_id}/actions", json=body, headers=headers)
-            except Exception as exc:
-                run.error(f"POST: {type(exc).__name__}: {exc}")
+            data = await post_move(run, http, player, match_id, game, data, rnd, headers)
+            if data is None:
                 break
-            finally:
-                run.posting -= 1
-            end = time.perf_counter()
-            if response.status_code == 409:
-                run.stale += 1
-                break
-            if response.status_code != 201:
-                run.error(f"POST {response.status_code}: {response.text[:150]}")
-                break
-            player.commits.append((match_id, body["version"], end, (end - start) * 1e3))
-            if run.started <= start and end <= run.ended:
-                run.posts.append((end - start) * 1e3)
-            data = response.json()
         else:
             if run.stop:
                 return
@@ -224,6 +205,33 @@ async def _play(run: Run, http, player: Player, match_id: int, game: str, rnd: r
                 info = await http.get(f"/api/matches/{match_id}", headers=headers)
                 if info.status_code == 200 and info.json()["status"] != "running":
                     player.over = True
+
+
+async def post_move(run: Run, http, player: Player, match_id: int, game: str, data: dict, rnd, headers):
+    """POST one of the listed actions with the version read; the answer's data, or None when it
+    was refused (a 409: another seat moved first, counted as stale) or failed (an error)."""
+    body = {"action": choose(game, data["actions"], rnd), "version": data["version"]}
+    start = time.perf_counter()
+    run.posting += 1
+    run.requests["POST action"] += 1
+    try:
+        response = await http.post(f"/api/matches/{match_id}/actions", json=body, headers=headers)
+    except Exception as exc:
+        run.error(f"POST: {type(exc).__name__}: {exc}")
+        return None
+    finally:
+        run.posting -= 1
+    end = time.perf_counter()
+    if response.status_code == 409:
+        run.stale += 1
+        return None
+    if response.status_code != 201:
+        run.error(f"POST {response.status_code}: {response.text[:150]}")
+        return None
+    player.commits.append((match_id, body["version"], end, (end - start) * 1e3))
+    if run.started <= start and end <= run.ended:
+        run.posts.append((end - start) * 1e3)
+    return response.json()
 
 
 async def _news(player: Player, known: int) -> None:

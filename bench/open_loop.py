@@ -21,8 +21,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from bench.common import PASSWORD, Figure, make_users, median, percentile, start_match
-from bench.load import Player, Run, Table, _Browser, _socket
-from bench.players import alogin, choose
+from bench.load import Player, Run, Table, _Browser, _socket, post_move
+from bench.players import alogin
 
 GAMES = ("fuldrigger", "pirater", "catan_ships")
 SEATS = {"fuldrigger": 2, "pirater": 2, "catan_ships": 3}
@@ -65,28 +65,9 @@ async def _player(run: Run, http, player: Player, match_id: int, game: str, thin
             await asyncio.sleep(rnd.expovariate(1 / think))
             if run.stop:
                 return
-            body = {"action": choose(game, data["actions"], rnd), "version": data["version"]}
-            start = time.perf_counter()
-            run.posting += 1
-            run.requests["POST action"] += 1
-            try:
-                response = await http.post(f"/api/matches/{match_id}/actions", json=body, headers=headers)
-            except Exception as exc:
-                run.error(f"POST: {type(exc).__name__}: {exc}")
+            data = await post_move(run, http, player, match_id, game, data, rnd, headers)
+            if data is None:
                 break
-            finally:
-                run.posting -= 1
-            end = time.perf_counter()
-            if response.status_code == 409:  # another seat acted first (Catan's trades, discards)
-                run.stale += 1
-                break
-            if response.status_code != 201:
-                run.error(f"POST {response.status_code}: {response.text[:150]}")
-                break
-            player.commits.append((match_id, body["version"], end, (end - start) * 1e3))
-            if run.started <= start and end <= run.ended:
-                run.posts.append((end - start) * 1e3)
-            data = response.json()
             known = data["version"]
 
 

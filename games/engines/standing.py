@@ -48,3 +48,13 @@ def field_problems(kinds: dict, lines: list, choices, view) -> list[tuple]:
 
 def first_legal(legal: list, kind: str, test=lambda a: True):
     return next((a for a in legal if a.get("type") == kind and test(a)), None)
+
+
+def first_fitting(lines: list, view: dict, legal: list, action_of) -> tuple[int, dict] | None:
+    """The standing orders read from the top: the first line whose action (`action_of(line,
+    view, legal)`, None when it does not fit now) is legal, with its index; None if none fits."""
+    for i, line in enumerate(lines):
+        action = action_of(line, view, legal)
+        if action is not None:
+            return i, action
+    return None

@@ -1,7 +1,7 @@
 """Catan with ships' standing orders: a settler's plan for turns played while away. Reads
 only the seat's view and its legal actions (games/engines/standing.py)."""
 from games.engines.catan_ships.book import WORDS
-from games.engines.standing import field_problems, first_legal, whole_number
+from games.engines.standing import field_problems, first_fitting, first_legal, whole_number
 
 RESOURCES = ("brick", "lumber", "wool", "grain", "ore")
 KINDS = {
@@ -95,8 +95,4 @@ def _action(line, view, legal):
 
 
 def choose(lines, view, legal):
-    for i, line in enumerate(lines):
-        action = _action(line, view, legal)
-        if action is not None:
-            return i, action
-    return None
+    return first_fitting(lines, view, legal, _action)

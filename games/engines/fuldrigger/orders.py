@@ -3,7 +3,7 @@ the seat's view and its legal actions (games/engines/standing.py)."""
 from games.engines.fuldrigger import trade
 from games.engines.fuldrigger.book import BOOK
 from games.engines.fuldrigger.board import WORLD
-from games.engines.standing import field_problems, first_legal, whole_number
+from games.engines.standing import field_problems, first_fitting, first_legal, whole_number
 
 KINDS = {
     "roll": {},
@@ -104,8 +104,4 @@ def _action(line, view, legal):
 
 
 def choose(lines, view, legal):
-    for i, line in enumerate(lines):
-        action = _action(line, view, legal)
-        if action is not None:
-            return i, action
-    return None
+    return first_fitting(lines, view, legal, _action)

@@ -1,7 +1,7 @@
 """Pirater's standing orders: the captain's plan for turns played while away. Reads only the
 seat's view and its legal actions (games/engines/standing.py)."""
 from games.engines.pirater.board import get_board
-from games.engines.standing import field_problems, first_legal
+from games.engines.standing import field_problems, first_fitting, first_legal
 
 KINDS = {
     "roll": {},
@@ -79,8 +79,4 @@ def _action(line, view, legal):
 
 
 def choose(lines, view, legal):
-    for i, line in enumerate(lines):
-        action = _action(line, view, legal)
-        if action is not None:
-            return i, action
-    return None
+    return first_fitting(lines, view, legal, _action)
