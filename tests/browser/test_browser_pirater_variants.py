@@ -55,7 +55,8 @@ def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, 
     anna.page.wait_for_selector("button:has-text('Roll the dice'), .pt-winner", timeout=15000)
     if won.count() and not roll.count():
         match.refresh_from_db()
-        assert variant == "flotilla" and match.status == Match.FINISHED
+        # (Seen in Flotilla; on a loaded machine the bots may also finish a short match first.)
+        assert match.status == Match.FINISHED, (variant, match.status)
         assert match.standings[0]["rank"] == 1 and anna.errors == []
         anna.shot("won at once")
         return

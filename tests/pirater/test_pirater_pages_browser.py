@@ -72,7 +72,10 @@ def test_roll_pick_click_a_square_and_sail_by_keyboard_while_a_phone_watches(peo
     assert "sailed" in page.inner_text(".log")
 
     # The watcher's phone got the move over the socket.
-    watcher.page.wait_for_selector(f'#match-live[data-version="{match.version}"]', timeout=10000)
+    # This version or a later one: with hurricanes on, the bank may act right after the move, and
+    # a busy socket shows the newest state with the move in its log.
+    watcher.page.wait_for_function(
+        "v => Number(document.querySelector('#match-live')?.dataset.version) >= v", arg=match.version, timeout=15000)
     assert "sailed" in watcher.page.inner_text(".log")
     assert watcher.page.evaluate("document.documentElement.scrollWidth") <= 360
     watcher.shot("watching")
