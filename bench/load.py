@@ -306,7 +306,8 @@ async def _lag(run: Run) -> None:
         run.lag.append((time.perf_counter() - start - 0.1) * 1e3)
 
 
-async def _main(run: Run, tables: list[Table], users: list) -> None:
+async def log_in_players(run: Run, tables: list[Table], users: list) -> None:
+    """Each user logs in once through the login form; every player of theirs gets its cookie."""
     import httpx
 
     async def login(user):
@@ -317,6 +318,10 @@ async def _main(run: Run, tables: list[Table], users: list) -> None:
     for table in tables:
         for player in table.players:
             player.cookie = cookies[player.seat_user.pk]
+
+
+async def _main(run: Run, tables: list[Table], users: list) -> None:
+    await log_in_players(run, tables, users)
     lag = asyncio.create_task(_lag(run))
     # A client of its own per table (as each player's browser has its own connections): one
     # shared pool for 400 players spent most of the load generator's CPU finding connections.

@@ -20,9 +20,8 @@ import random
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from bench.common import PASSWORD, Figure, make_users, median, percentile, start_match
-from bench.load import Player, Run, Table, _Browser, _socket, post_move
-from bench.players import alogin
+from bench.common import Figure, make_users, median, percentile, start_match
+from bench.load import Player, Run, Table, _Browser, _socket, log_in_players, post_move
 
 GAMES = ("fuldrigger", "pirater", "catan_ships")
 SEATS = {"fuldrigger": 2, "pirater": 2, "catan_ships": 3}
@@ -91,16 +90,7 @@ async def _table(run: Run, http, table: Table, think: float) -> None:
 
 
 async def _main(run: Run, tables: list[Table], users: list, think: float) -> None:
-    import httpx
-
-    async def login(user):
-        async with httpx.AsyncClient(base_url=run.base, timeout=60) as browser:
-            return user.pk, await alogin(browser, user.username, PASSWORD)
-
-    cookies = dict(await asyncio.gather(*(login(user) for user in users)))
-    for table in tables:
-        for player in table.players:
-            player.cookie = cookies[player.seat_user.pk]
+    await log_in_players(run, tables, users)
     clients = [_Browser(run.base) for _ in tables]
     workers = [asyncio.create_task(_table(run, c, t, think)) for c, t in zip(clients, tables)]
     ramp = time.perf_counter()
