@@ -13,6 +13,9 @@ from tests.conftest import close_pools
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 SWEEP_SECONDS = 1.0
+# How long a page may take to show a version: under CI's load (the whole suite on two cores) a
+# socket's update has taken more than 15 s.
+LIVE_WAIT_MS = 30000
 
 
 
@@ -85,6 +88,20 @@ class Person:
     def shot(self, label):
         self.shots += 1
         self.page.screenshot(path=str(ARTIFACTS / f"{self.name}-{self.shots:02d}-{label}.png"), full_page=True)
+
+    def wait_for_version(self, version, timeout=LIVE_WAIT_MS):
+        """Wait until the page shows the match at `version` or later (by a swap or over its
+        socket); on a timeout say what the page shows, so a lost update is told from a slow one."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.wait_for_function(
+                "v => Number(document.querySelector('#match-live')?.dataset.version) >= v", arg=version,
+                timeout=timeout)
+        except PlaywrightTimeout:
+            shown = self.page.evaluate("() => document.querySelector('#match-live')?.dataset.version")
+            raise AssertionError(f"{self.name}'s page shows version {shown}, not {version} or later, after "
+                                 f"{timeout / 1000:.0f} s; its console: {self.errors}") from None
 
     def log_in(self, username, password=None):
         """Log in a user made by tests.conftest.make_user (whose password follows from the name)."""

@@ -63,7 +63,7 @@ def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, 
     before = int(anna.page.get_attribute("#match-live", "data-version"))
     anna.page.click("button:has-text('Roll the dice')")
     # The roll's answer swapped in (the port choices had already raised the version).
-    anna.page.wait_for_function(f"() => Number(document.querySelector('#match-live').dataset.version) > {before}")
+    anna.wait_for_version(before + 1)
     moves = anna.page.locator(".pt-moves button, form button[name=action]:not(:has-text('Roll'))")
     if moves.count():
         moves.first.click()

@@ -74,8 +74,7 @@ def test_roll_pick_click_a_square_and_sail_by_keyboard_while_a_phone_watches(peo
     # The watcher's phone got the move over the socket.
     # This version or a later one: with hurricanes on, the bank may act right after the move, and
     # a busy socket shows the newest state with the move in its log.
-    watcher.page.wait_for_function(
-        "v => Number(document.querySelector('#match-live')?.dataset.version) >= v", arg=match.version, timeout=15000)
+    watcher.wait_for_version(match.version)
     assert "sailed" in watcher.page.inner_text(".log")
     assert watcher.page.evaluate("document.documentElement.scrollWidth") <= 360
     watcher.shot("watching")
