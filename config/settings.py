@@ -216,6 +216,10 @@ CELERY_TASK_ROUTES = {"notifications.tasks.deliver_webhook": {"queue": "webhooks
 SOCKET_MAX_MESSAGE_BYTES = int(env("SOCKET_MAX_MESSAGE_BYTES", "4096"))
 SOCKET_MESSAGE_BURST = int(env("SOCKET_MESSAGE_BURST", "10"))
 SOCKET_MESSAGES_PER_SECOND = float(env("SOCKET_MESSAGES_PER_SECOND", "1"))
+# Moves sent on the socket have their own allowance (a bot may play several a second); one past
+# it is answered 429 and counts as a message.
+SOCKET_MOVE_BURST = int(env("SOCKET_MOVE_BURST", "20"))
+SOCKET_MOVES_PER_SECOND = float(env("SOCKET_MOVES_PER_SECOND", "5"))
 SOCKETS_PER_USER = int(env("SOCKETS_PER_USER", "20"))
 SOCKETS_PER_ADDRESS = int(env("SOCKETS_PER_ADDRESS", "50"))
 # A server process that stops refreshing its socket counts (it died) is forgotten this much later

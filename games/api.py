@@ -20,7 +20,7 @@ from pydantic import AfterValidator, ConfigDict, model_validator
 
 from accounts.models import ApiToken
 from games import limits, selectors, services, validation
-from games.engines import ENGINES, get_engine, may_act
+from games.engines import ENGINES, get_engine
 from games.engines import actions as declared_actions
 from games.errors import BadRequest, NotAllowed, ServiceError
 
@@ -431,12 +431,7 @@ def _legal(match, user) -> dict:
     seat = selectors.seat_of(match, user)
     if seat is None:
         raise NotAllowed(_("You have no seat in this match."))
-    my_turn = match.status == "running" and seat.number in match.turn_seats
-    engine = get_engine(match.game)
-    # Also a seat with an optional move outside its turn (Catan's unloading at once).
-    can_act = my_turn or (match.status == "running" and seat.number in may_act(engine, match.state))
-    return {"version": match.version, "my_turn": my_turn,
-            "actions": engine.legal_actions(match.state, seat.number) if can_act else []}
+    return selectors.actions_now(match, seat)
 
 
 @api.get("/matches/{int:match_id}/actions", response=answers(200, ActionsOut), summary="My legal actions now")

@@ -43,13 +43,33 @@ def _in_pool(fn):
     return database_sync_to_async(fn, thread_sensitive=False)
 
 
+class Allowance:
+    """A token bucket: `burst` at once, then `per_second`."""
+
+    def __init__(self, burst, per_second):
+        self.burst, self.per_second = float(burst), float(per_second)
+        self.left, self.at = self.burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.left = min(self.burst, self.left + (now - self.at) * self.per_second)
+        self.at = now
+        if self.left < 1:
+            return False
+        self.left -= 1
+        return True
+
+
 class MatchConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.sent, self.access, self.groups_joined = None, None, []
         self.shown_version, self.shown_revision, self.live_rendered_at, self.chat_rendered_at = -1, "", 0.0, 0.0
         self.closing, self.counted = False, []
-        self.allowance, self.allowance_at = float(settings.SOCKET_MESSAGE_BURST), time.monotonic()
+        # Moves (a bot plays several a second) and anything else (the browser sends nothing on
+        # its own) have allowances of their own.
+        self._moves = Allowance(settings.SOCKET_MOVE_BURST, settings.SOCKET_MOVES_PER_SECOND)
+        self._messages = Allowance(settings.SOCKET_MESSAGE_BURST, settings.SOCKET_MESSAGES_PER_SECOND)
         self.user = self.scope.get("user")
         self.signed_in = self.user is not None and self.user.is_authenticated
         session = self.scope.get("session")
@@ -151,12 +171,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
             size = len(text_data.encode())
         if size > settings.SOCKET_MAX_MESSAGE_BYTES:
             await self._refuse(CLOSE_TOO_BIG)
-        elif not self._allowed():
-            await self._refuse(CLOSE_TOO_FAST)
-        elif (move := self._move_in(text_data)) is not None:
+        elif (move := self._move_in(text_data)) is not None and self._moves.take():
             answer = await _in_pool(self._apply)(move)
             if answer is not None:
                 await self.send(text_data=json.dumps(answer))
+        elif not self._messages.take():
+            await self._refuse(CLOSE_TOO_FAST)
+        elif move is not None:
+            # Past the moves' allowance: told, not applied; these count as messages, so a
+            # client that keeps on is closed as any flood is.
+            await self.send(text_data=json.dumps({"type": "move.refused", "status": 429,
+                                                  "error": _("Too many moves at once: wait a moment.")}))
         elif self.sent is not None:
             await self.send(text_data=self.sent)
 
@@ -193,11 +218,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 if "version" in exc.extra:
                     answer["version"] = exc.extra["version"]
                 return answer
-            seat = selectors.seat_of(match, self.user)
-            engine = selectors.get_engine(match.game)
-            to_act = (match.status == match.RUNNING and seat is not None and seat.number in match.turn_seats)
-            return {"type": "move.applied", "version": match.version, "your_turn": to_act,
-                    "legal": engine.legal_actions(match.state, seat.number) if to_act else []}
+            now = selectors.actions_now(match, selectors.seat_of(match, self.user))
+            return {"type": "move.applied", "version": now["version"], "your_turn": now["my_turn"],
+                    "legal": now["actions"]}
 
     @staticmethod
     def _action_of(message) -> dict:
@@ -220,17 +243,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
                     raise services.BadRequest(_("Field %(field)s does not fit the action.") % {"field": key[:40]})
                 fields.setlist(key, [str(v) for v in values])
         return parse_action(fields)
-
-    def _allowed(self) -> bool:
-        """A token bucket: SOCKET_MESSAGE_BURST messages at once, then SOCKET_MESSAGES_PER_SECOND."""
-        now = time.monotonic()
-        self.allowance = min(float(settings.SOCKET_MESSAGE_BURST),
-                             self.allowance + (now - self.allowance_at) * settings.SOCKET_MESSAGES_PER_SECOND)
-        self.allowance_at = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
 
     async def _refuse(self, code):
         self.closing = True

@@ -7,7 +7,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name
-from games.engines import get_engine
+from games.engines import get_engine, may_act
 from games.errors import NotAllowed, NotFound
 from games.models import ActionLog, Match, Seat, finish_reason_display
 
@@ -64,6 +64,18 @@ def seat_of(match: Match, user):
     if user is None or not user.is_authenticated:
         return None
     return next((s for s in match.seats.all() if s.user_id == user.pk), None)
+
+
+def actions_now(match: Match, seat) -> dict:
+    """What `seat` may do in `match` now: the version, whether it is their turn, and their legal
+    actions, also for a seat with only an optional move outside its turn (Catan's unloading at
+    once, C8). The API's GET and a move's answer on the socket both say this."""
+    running = match.status == Match.RUNNING
+    my_turn = running and seat.number in match.turn_seats
+    engine = get_engine(match.game)
+    can_act = my_turn or (running and seat.number in may_act(engine, match.state))
+    return {"version": match.version, "my_turn": my_turn,
+            "actions": engine.legal_actions(match.state, seat.number) if can_act else []}
 
 
 def can_watch(match: Match, user, invite_code: str | None = None) -> bool:

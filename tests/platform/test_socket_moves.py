@@ -75,11 +75,22 @@ async def test_a_spectator_or_another_seat_cannot_move_for_a_player():
         await socket.disconnect()
 
 
-async def test_moves_count_against_the_sockets_message_allowance(settings):
-    settings.SOCKET_MESSAGE_BURST, settings.SOCKET_MESSAGES_PER_SECOND = 3, 0.01
+async def test_moves_have_an_allowance_of_their_own_then_are_refused_then_close_the_socket(settings):
+    # A bot may play several moves a second without being taken for a flood (the messages'
+    # allowance is one a second); past the moves' own allowance it is told so and nothing is
+    # applied, and a client that keeps on sending is closed like any flood.
+    settings.SOCKET_MESSAGE_BURST, settings.SOCKET_MESSAGES_PER_SECOND = 2, 0.01
+    settings.SOCKET_MOVE_BURST, settings.SOCKET_MOVES_PER_SECOND = 4, 0.01
     match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
     socket = await _open(match.pk, await sync_to_async(_signed_in)(anna))
-    for _ in range(5):
+    for _ in range(4):   # more than the messages' burst: all answered
         await socket.send_to(text_data=json.dumps({"action": {"type": "fly"}}))
+        assert (await _answer(socket))["status"] == 400
+    for _ in range(2):   # past the moves' allowance: refused with 429, within the messages'
+        await socket.send_to(text_data=json.dumps({"action": {"type": "roll"}, "version": 0}))
+        answer = await _answer(socket)
+        assert answer["status"] == 429 and "Too many moves" in answer["error"]
+    assert (await sync_to_async(Match.objects.get)(pk=match.pk)).version == 0
+    await socket.send_to(text_data=json.dumps({"action": {"type": "roll"}, "version": 0}))
     sent, code = await _until_closed(socket)
-    assert code == consumers.CLOSE_TOO_FAST and len(sent) <= 3
+    assert code == consumers.CLOSE_TOO_FAST
