@@ -47,6 +47,7 @@ HANDSHAKES = 16  # socket handshakes in flight at once
 QUIET = 3.0  # after the clients stop, sockets are closed once no message came for this long
 QUIET_MAX = 15.0
 POSTS_MAX = 90.0  # the longest the stop waits for moves still in flight
+ANSWER_MAX = 120.0  # s a move sent on a socket may wait for its answer (the closed loop queues them)
 RAMP_MAX = 60.0  # the clock starts then even if some tables' sockets are not open yet
 TURN_SECONDS = 14 * 24 * 3600
 # A waiting bot asks again when its socket shows a newer version; if nothing came for this long
@@ -67,6 +68,8 @@ class Socket:
     catch_ups: set = field(default_factory=set)  # indexes of the first message after a reconnection
     messages: list = field(default_factory=list)  # (version, arrival, oldest log row shown)
     errors: list = field(default_factory=list)
+    ws: object = None  # the open connection, for moves sent on it
+    answers: asyncio.Queue = field(default_factory=asyncio.Queue)  # the server's answers to those moves
 
 
 @dataclass
@@ -91,8 +94,9 @@ class Table:
 
 
 class Run:
-    def __init__(self, base: str, ws_bases: list[str], seconds: float):
+    def __init__(self, base: str, ws_bases: list[str], seconds: float, moves: str = "http"):
         self.base, self.ws_bases, self.seconds = base, ws_bases, seconds
+        self.moves = moves  # "http": POST /api/…/actions; "socket": sent on the player's socket
         self.stop = False
         self.errors: list[str] = []
         self.sockets: list[Socket] = []
@@ -143,9 +147,14 @@ async def _socket(run: Run, player: Player, match_id: int, ready: asyncio.Event)
             await asyncio.sleep(1)
             continue
         failures, first = 0, True
+        sock.ws = ws
         try:
             async with ws:
                 while True:
+                    if message[:1] == "{":  # the answer to a move sent on this socket
+                        sock.answers.put_nowait(json.loads(message))
+                        message = await ws.recv()
+                        continue
                     now = time.perf_counter()
                     found = VERSION.search(message[:400])
                     if found is None:
@@ -190,7 +199,10 @@ async def _play(run: Run, http, player: Player, match_id: int, game: str, rnd: r
             continue
         data = response.json()
         while data["my_turn"] and data["actions"] and not run.stop:
-            data = await post_move(run, http, player, match_id, game, data, rnd, headers)
+            if run.moves == "socket":
+                data = await socket_move(run, player, match_id, game, data, rnd)
+            else:
+                data = await post_move(run, http, player, match_id, game, data, rnd, headers)
             if data is None:
                 break
         else:
@@ -232,6 +244,39 @@ async def post_move(run: Run, http, player: Player, match_id: int, game: str, da
     if run.started <= start and end <= run.ended:
         run.posts.append((end - start) * 1e3)
     return response.json()
+
+
+async def socket_move(run: Run, player: Player, match_id: int, game: str, data: dict, rnd):
+    """Send one of the listed actions on the player's own socket and wait for the server's
+    answer there (issue 26): the next data as GET actions gives it (the answer lists the legal
+    actions of a player still to act), or None when it was refused or failed."""
+    sock = player.socket
+    if sock is None or sock.ws is None:
+        run.error("socket move: no socket open")
+        return None
+    body = {"action": choose(game, data["actions"], rnd), "version": data["version"]}
+    start = time.perf_counter()
+    run.posting += 1
+    run.requests["socket move"] += 1
+    try:
+        await sock.ws.send(json.dumps(body))
+        answer = await asyncio.wait_for(sock.answers.get(), ANSWER_MAX)
+    except Exception as exc:
+        run.error(f"socket move: {type(exc).__name__}: {exc}")
+        return None
+    finally:
+        run.posting -= 1
+    end = time.perf_counter()
+    if answer.get("type") != "move.applied":
+        if answer.get("status") == 409:
+            run.stale += 1
+        else:
+            run.error(f"socket move {answer.get('status')}: {str(answer.get('error'))[:150]}")
+        return None
+    player.commits.append((match_id, body["version"], end, (end - start) * 1e3))
+    if run.started <= start and end <= run.ended:
+        run.posts.append((end - start) * 1e3)
+    return {"version": answer["version"], "my_turn": answer["your_turn"], "actions": answer["legal"]}
 
 
 async def _news(player: Player, known: int) -> None:
@@ -415,16 +460,19 @@ def _cpu_seconds(pids: list[int]) -> float:
 CPU_TARGET = 10  # ms of CPU per move, every process counted (issue 26: at most twice boardgame.io's)
 
 
-def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | None = None) -> list[Figure]:
+def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | None = None,
+            moves: str = "http") -> list[Figure]:
     """The load figures on these servers; with `label`, only the rate, named
-    load_actions_per_s.<label> (the same load on another layout, for comparison)."""
+    load_actions_per_s.<label> (the same load on another layout, for comparison). With
+    moves="socket" the bots send their moves on their sockets instead of POSTing them, and the
+    figures are the CPU per move and the rate, named ….socket."""
     from accounts.models import ApiToken
     from games.models import ActionLog, Match
     from games.replay import replay_match
 
     phases = {}
     t0 = time.perf_counter()
-    users = make_users(f"load-{label}-" if label else "load", USERS)
+    users = make_users(f"load-{label or moves}-" if label or moves != "http" else "load", USERS)
     tokens = {u.pk: ApiToken.issue(u)[1] for u in users}
     pairs = [(users[i], users[i + 1]) for i in range(0, USERS, 2)]
 
@@ -444,7 +492,7 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
         tables = list(pool.map(make_table, range(matches)))
 
     phases["setup"] = time.perf_counter() - t0
-    run = Run(servers.base, servers.ws_bases, seconds)
+    run = Run(servers.base, servers.ws_bases, seconds, moves)
     run.web_pids, run.worker_pids = servers.pids(), servers.pids("worker")
     # (PostgreSQL's processes are read again at the end: backends come and go with connections)
     run.part_pids = {"HTTP": servers.pids("http"), "Daphne": servers.pids("ws")}
@@ -528,6 +576,23 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
                                "live_p99_ms": live99, "web_cpu": daphne_cpu})]
     total_cpu = daphne_cpu + run.worker_cpu + run.postgres_cpu + client_cpu
     cpu_per_move = round(total_cpu * 1e3 / rate, 2) if rate else None
+    if moves == "socket":
+        return [
+            Figure("cpu_ms_per_move.socket", cpu_per_move, "ms", f"<= {CPU_TARGET}",
+                   cpu_per_move is not None and cpu_per_move <= CPU_TARGET,
+                   note=f"the same load with every move sent on the player's socket (answered there after "
+                        f"the commit with the next legal actions): web {cpu_per_action(daphne_cpu)} ms ("
+                        + ", ".join(f"{name} {cpu_per_action(share)}" for name, share in run.part_cpu.items())
+                        + f"), worker {cpu_per_action(run.worker_cpu)}, PostgreSQL "
+                          f"{cpu_per_action(run.postgres_cpu)}, load clients {cpu_per_action(client_cpu)} ms"),
+            Figure("load_actions_per_s.socket", round(rate, 1), "actions/s",
+                   note=f"{context}; move p50 {p50 or 0:.0f} ms, p99 {p99 or 0:.0f} ms; live p50 {live50 or 0:.0f} ms, "
+                        f"p99 {live99 or 0:.0f} ms"),
+            Figure("load_errors.socket", errors + lost, "errors", "0", errors + lost == 0,
+                   note=f"{len(run.errors)} failed moves or requests, {len(socket_errors)} socket errors, {lost} "
+                        f"versions lost, {len(bad_replays)} of {len(replays)} logs that do not replay",
+                   detail={"by_kind": dict(kinds.most_common()), "requests": run.errors[:20]}),
+        ]
     return [
         Figure("cpu_ms_per_move", cpu_per_move, "ms", f"<= {CPU_TARGET}",
                cpu_per_move is not None and cpu_per_move <= CPU_TARGET,

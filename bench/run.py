@@ -105,6 +105,7 @@ def main(argv=None) -> int:
                 part("latency", servers)
                 part("pages", servers)
                 part("load", servers, args.seconds, args.matches)
+                part("load", servers, args.seconds, args.matches, None, "socket")
                 part("open_loop", servers, args.seconds, args.matches)
                 part("idle_sockets", servers)
                 part("socket_spam", servers)

@@ -364,6 +364,22 @@ class MatchConsumer(AsyncWebsocketConsumer):
         html = panels.render_live(match, self.user, browser_language=self.language)
         return match.version, html, match.version == version
 
+    def _chat(self, revision):
+        """The chat as this viewer's kind of reader sees it at `revision`, rendered once among
+        every process; None for a viewer who may not read it (a spectator), known from who may
+        watch as it was announced: no query for them."""
+        staff = self.signed_in and self.user.is_staff
+        if not staff and not (self.signed_in and self.user.pk in self.access["seated"]):
+            return None
+        try:
+            if self._signed_out(cache.get_many(self._session_keys())):
+                return CLOSE_SIGNED_OUT
+        except Exception:
+            log.warning("the live parts' cache is away", exc_info=True)
+        key = live.chat_key(self.match_id, revision, "staff" if staff else "player", self.language, self.zone)
+        made = live.live_part(key, self._render_chat)
+        return made[1] if made else None
+
     def _render_chat(self):
         try:
             match = selectors.match_get(match_id=self.match_id)
@@ -371,13 +387,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return None
         if not selectors.can_chat(match, self.user):
             return None
-        return panels.render_chat(match, self.user, browser_language=self.language)
+        # What a reader of this kind sees: the messages, never who asks (the form's CSRF token
+        # comes from the page's htmx headers, not from this part).
+        return 0, panels.render_chat(match, self.user, browser_language=self.language), True
 
     async def match_chat(self, event):
         sent_at = event.get("sent_at")
         if self.closing or (sent_at is not None and sent_at < self.chat_rendered_at - CLOCK_SLACK):
             return
         self.chat_rendered_at = time.time()
-        html = await _in_pool(self._render_chat)()
-        if html:
+        html = await _in_pool(self._chat)(event.get("revision") or str(sent_at))
+        if isinstance(html, int):
+            await self._end(html)
+        elif html:
             await self.send(text_data=html)

@@ -209,7 +209,14 @@ def broadcast(match_id, version, *, unversioned=False) -> None:
 
 
 def broadcast_chat(match_id) -> None:
-    _send(group_name(match_id), {"type": "match.chat", "sent_at": time.time()}, f"the chat of match {match_id}")
+    """A chat message written or hidden: the players' sockets show the chat again, rendered once
+    per revision, kind of reader (staff also see hidden messages), language and time zone."""
+    _send(group_name(match_id), {"type": "match.chat", "sent_at": time.time(), "revision": new_revision()},
+          f"the chat of match {match_id}")
+
+
+def chat_key(match_id, revision, reader, language, zone) -> str:
+    return f"live:chat:{match_id}:{revision}:{reader}:{language}:{zone}"
 
 
 def part_key(match_id, version, revision, viewer, language, zone) -> str:
