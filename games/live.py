@@ -187,8 +187,13 @@ def publish(match_id, version, revision, snapshot, access) -> None:
 
 def publish_change(match, revision) -> None:
     """A committed change of `match` (the services' own instance, as the change left it)."""
-    from games import selectors
+    from games import selectors, socket_slots
 
+    if not socket_slots.watched(match.pk):
+        # Nobody watches (most play-by-web matches, most of the time): nothing to keep. A socket
+        # opening now reads the match itself, and the announcement still reaches it.
+        publish(match.pk, match.version, revision, None, None)
+        return
     snapshot = access = None
     try:
         snapshot = selectors.match_snapshot(match)

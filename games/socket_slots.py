@@ -25,6 +25,8 @@ from django.core.cache.backends.redis import RedisCache
 
 log = logging.getLogger(__name__)
 
+UNBOUNDED = 2**31  # a count kept only to be read (a match's sockets)
+
 # A claim: every bound with room gets this process's count raised by one; None (nothing counted)
 # when one of them is full.
 _CLAIM = """
@@ -58,10 +60,16 @@ end
 """
 
 
+def match_key(match_id) -> str:
+    return f"sockets:match:{match_id}"
+
+
 def bounds(scope) -> list[tuple[str, int]]:
-    """The bounds a socket counts against: its user's (signed in) and its address's."""
+    """The bounds a socket counts against: its user's (signed in) and its address's; and the
+    count of its match's sockets, which has no bound (see watched)."""
     user = scope.get("user")
-    keys = []
+    match_id = scope.get("url_route", {}).get("kwargs", {}).get("match_id")
+    keys = [(match_key(match_id), UNBOUNDED)] if match_id is not None else []
     if user is not None and user.is_authenticated:
         keys.append((f"sockets:user:{user.pk}", settings.SOCKETS_PER_USER))
     client = scope.get("client") or (None,)
@@ -79,6 +87,17 @@ def claim(scope) -> list[str] | None:
         return []
 
 
+def watched(match_id) -> bool:
+    """Whether any socket (in any process still alive or lately alive) watches the match: a change
+    of a match nobody watches leaves no snapshot for sockets. When in doubt (the cache is away),
+    yes."""
+    try:
+        return _backend().watched(match_key(match_id))
+    except Exception:
+        log.warning("socket counts unavailable (cache error)", exc_info=True)
+        return True
+
+
 def release(claimed: list[str] | None) -> None:
     if not claimed:
         return
@@ -90,6 +109,9 @@ def release(claimed: list[str] | None) -> None:
 
 class _InCache:
     """The process's own cache (no Redis): counts die with the process."""
+
+    def watched(self, key):
+        return (cache.get(key) or 0) > 0
 
     def claim(self, keys):
         counted = []
@@ -172,6 +194,11 @@ class _InRedis:
             for name in names:
                 self.mine[name] = self.mine.get(name, 0) + 1
         return names
+
+    def watched(self, key):
+        # A dead process's count lingers until the next claim drops it: a snapshot made for
+        # nobody now and then, never one missing.
+        return self.client.hlen(self._key(key)) > 0
 
     def release(self, names):
         with self.lock:

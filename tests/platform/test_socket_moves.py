@@ -94,3 +94,21 @@ async def test_moves_have_an_allowance_of_their_own_then_are_refused_then_close_
     await socket.send_to(text_data=json.dumps({"action": {"type": "roll"}, "version": 0}))
     sent, code = await _until_closed(socket)
     assert code == consumers.CLOSE_TOO_FAST
+
+
+async def test_a_change_leaves_a_snapshot_for_the_sockets_only_while_someone_watches():
+    from django.core.cache import cache
+
+    from games import live, services
+
+    match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
+
+    # Nobody watches: the move keeps nothing for sockets (and still announces its version).
+    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    assert await sync_to_async(cache.get)(live.snapshot_key(match.pk, 1, "")) is None
+    socket = await _open(match.pk, await sync_to_async(_signed_in)(bo))
+    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "stay"})
+    assert 'data-version="2"' in await socket.receive_from(timeout=5)
+    # Watched: the move's snapshot is there for every socket process (and this socket read it).
+    assert await sync_to_async(cache.get)(live.snapshot_key(match.pk, 2, "")) is not None
+    await socket.disconnect()
