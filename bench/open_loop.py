@@ -21,7 +21,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from bench.common import Figure, make_users, median, percentile, start_match
-from bench.load import Player, Run, Table, _Browser, _socket, log_in_players, post_move
+from bench.load import (POSTS_MAX, QUIET, QUIET_MAX, Player, Run, Table, _Browser, _socket, log_in_players,
+                        post_move)
 
 GAMES = ("fuldrigger", "pirater", "catan_ships")
 SEATS = {"fuldrigger": 2, "pirater": 2, "catan_ships": 3}
@@ -102,9 +103,14 @@ async def _main(run: Run, tables: list[Table], users: list, think: float) -> Non
     await asyncio.sleep(run.seconds)
     run.stop = True
     stopped = time.perf_counter()
-    while run.posting and time.perf_counter() - stopped < 30:
+    while run.posting and time.perf_counter() - stopped < POSTS_MAX:
         await asyncio.sleep(0.2)
-    await asyncio.sleep(2.0)  # the last updates on their way to the sockets
+    # The last updates on their way to the sockets: until the sockets have been quiet a while
+    # (a fixed 2 s counted updates still queued past a saturated live p99 as lost).
+    answered = time.perf_counter()
+    while (time.perf_counter() - answered < QUIET_MAX
+           and time.perf_counter() - max(run.last_message, answered) < QUIET):
+        await asyncio.sleep(0.2)
     run.closing.set()
     await asyncio.gather(*workers, return_exceptions=True)
     await asyncio.gather(*(c.aclose() for c in clients))

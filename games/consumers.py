@@ -330,15 +330,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         trip: the rendering, the session's marks."""
         key = live.part_key(self.match_id, version, revision, self._viewer(), self.language, self.zone)
         try:
-            found = cache.get_many([key, *self._session_keys()])
+            found, looked = cache.get_many([key, *self._session_keys()]), True
         except Exception:
             log.warning("the live parts' cache is away", exc_info=True)
-            found = {}
+            found, looked = {}, False
         if self._signed_out(found):
             return CLOSE_SIGNED_OUT
         if not live.may_watch(self.access, self.user, self.invite):
             return CLOSE_NOT_ALLOWED
-        made = found.get(key) or live.live_part(key, lambda: self._render(version, revision))
+        made = found.get(key) or live.live_part(key, lambda: self._render(version, revision), looked=looked)
         if made is None:
             return None
         if made is CLOSE_NOT_ALLOWED:

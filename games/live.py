@@ -228,12 +228,13 @@ def part_key(match_id, version, revision, viewer, language, zone) -> str:
     return f"live:part:{match_id}:{version}:{revision}:{viewer}:{language}:{zone}"
 
 
-def live_part(key, render):
+def live_part(key, render, *, looked=False):
     """The (version, html) kept at `key`, made by `render()` at most once among every process
     that asks at the same time: the first takes a claim on it in the cache, the others wait for
-    its bytes (and render themselves only if the claim's holder never delivers)."""
+    its bytes (and render themselves only if the claim's holder never delivers). `looked`: the
+    caller has just read `key` and found nothing (one round trip fewer)."""
     try:
-        kept = cache.get(key)
+        kept = None if looked else cache.get(key)
         if kept is not None:
             return kept
         mine = cache.add(key + ":claim", 1, int(RENDER_WAIT_SECONDS) + 1)
@@ -251,8 +252,10 @@ def live_part(key, render):
     made = render()
     try:
         if isinstance(made, tuple) and made[2]:
+            # Kept: whoever waits finds it, and the claim expires on its own in seconds.
             cache.set(key, made, KEEP_SECONDS)
-        cache.delete(key + ":claim")
+        else:
+            cache.delete(key + ":claim")
     except Exception:
         log.warning("could not keep a live part", exc_info=True)
     return made

@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import live, panels, selectors, services
+from games import live, panels, selectors, services, socket_slots
 from games.engines import get_engine
 from games.models import ActionLog, Match
 
@@ -14,8 +14,10 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def published(monkeypatch):
-    """Each announcement's (version, revision, snapshot)."""
+    """Each announcement's (version, revision, snapshot), as if a socket watched the match (a
+    change nobody watches keeps no snapshot)."""
     seen = []
+    monkeypatch.setattr(socket_slots, "watched", lambda match_id: True)
     monkeypatch.setattr(live, "publish", lambda match_id, version, revision, snapshot, access:
                         seen.append((version, revision, snapshot)))
     return seen
