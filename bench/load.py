@@ -222,28 +222,11 @@ async def _play(run: Run, http, player: Player, match_id: int, game: str, rnd: r
 async def post_move(run: Run, http, player: Player, match_id: int, game: str, data: dict, rnd, headers):
     """POST one of the listed actions with the version read; the answer's data, or None when it
     was refused (a 409: another seat moved first, counted as stale) or failed (an error)."""
-    body = {"action": choose(game, data["actions"], rnd), "version": data["version"]}
-    start = time.perf_counter()
-    run.posting += 1
-    run.requests["POST action"] += 1
-    try:
+    async def post(body):
         response = await http.post(f"/api/matches/{match_id}/actions", json=body, headers=headers)
-    except Exception as exc:
-        run.error(f"POST: {type(exc).__name__}: {exc}")
-        return None
-    finally:
-        run.posting -= 1
-    end = time.perf_counter()
-    if response.status_code == 409:
-        run.stale += 1
-        return None
-    if response.status_code != 201:
-        run.error(f"POST {response.status_code}: {response.text[:150]}")
-        return None
-    player.commits.append((match_id, body["version"], end, (end - start) * 1e3))
-    if run.started <= start and end <= run.ended:
-        run.posts.append((end - start) * 1e3)
-    return response.json()
+        return response.status_code, (response.json() if response.status_code == 201 else None), response.text
+
+    return await _timed_move(run, player, match_id, game, data, rnd, "POST action", post)
 
 
 async def socket_move(run: Run, player: Player, match_id: int, game: str, data: dict, rnd):
@@ -254,29 +237,41 @@ async def socket_move(run: Run, player: Player, match_id: int, game: str, data: 
     if sock is None or sock.ws is None:
         run.error("socket move: no socket open")
         return None
+
+    async def send(body):
+        await sock.ws.send(json.dumps(body))
+        answer = await asyncio.wait_for(sock.answers.get(), ANSWER_MAX)
+        if answer.get("type") != "move.applied":
+            return answer.get("status"), None, str(answer.get("error"))
+        return 201, {"version": answer["version"], "my_turn": answer["your_turn"], "actions": answer["legal"]}, ""
+
+    return await _timed_move(run, player, match_id, game, data, rnd, "socket move", send)
+
+
+async def _timed_move(run: Run, player: Player, match_id: int, game: str, data: dict, rnd, kind, send):
+    """One listed action sent by `send(body)` -> (status, next data, text), timed and counted."""
     body = {"action": choose(game, data["actions"], rnd), "version": data["version"]}
     start = time.perf_counter()
     run.posting += 1
-    run.requests["socket move"] += 1
+    run.requests[kind] += 1
     try:
-        await sock.ws.send(json.dumps(body))
-        answer = await asyncio.wait_for(sock.answers.get(), ANSWER_MAX)
+        status, answer, text = await send(body)
     except Exception as exc:
-        run.error(f"socket move: {type(exc).__name__}: {exc}")
+        run.error(f"{kind}: {type(exc).__name__}: {exc}")
         return None
     finally:
         run.posting -= 1
     end = time.perf_counter()
-    if answer.get("type") != "move.applied":
-        if answer.get("status") == 409:
-            run.stale += 1
-        else:
-            run.error(f"socket move {answer.get('status')}: {str(answer.get('error'))[:150]}")
+    if status == 409:
+        run.stale += 1
+        return None
+    if status != 201:
+        run.error(f"{kind} {status}: {text[:150]}")
         return None
     player.commits.append((match_id, body["version"], end, (end - start) * 1e3))
     if run.started <= start and end <= run.ended:
         run.posts.append((end - start) * 1e3)
-    return {"version": answer["version"], "my_turn": answer["your_turn"], "actions": answer["legal"]}
+    return answer
 
 
 async def _news(player: Player, known: int) -> None:
