@@ -35,7 +35,6 @@ COST = {
     "ship": {"wool": 1, "lumber": 1, "grain": 1},
 }
 SETTLEMENT_GOODS = ("brick", "lumber", "wool", "grain")
-DEV_KINDS = ("knight", "victory_point", "road_building", "year_of_plenty", "monopoly")
 MAX_OFFERS = 3          # edition 1: offers the active player may make in one turn
 # Edition 2: a bound no table meets (a heavy trader makes a handful of offers a turn); it only
 # stops a runaway client from growing one turn's state without end.
