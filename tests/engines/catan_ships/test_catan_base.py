@@ -10,6 +10,7 @@ from catan_support import (ENGINE, RESOURCES, act, empty_board, fresh, geometry,
                            place, road)
 from games.engines import IllegalAction
 from games.engines.catan_ships import rules
+from games.engines.catan_ships.state import Work
 
 
 def setup_done(players=4, seed="setup"):
@@ -98,12 +99,12 @@ def test_production_pays_settlements_one_and_cities_two_but_not_under_the_robber
     a, b = geo.hex_vertices[h][0], geo.hex_vertices[h][3]
     place(s, 0, a)
     place(s, 1, b, city=True)
-    w = rules.Work(s)
+    w = Work(s)
     rules._produce(w, geo.number[h], [])
     r = geo.resource[h]
     assert w.s["hands"][0][r] >= 1 and w.s["hands"][1][r] >= 2
     s["robber"] = h
-    w = rules.Work(s)
+    w = Work(s)
     rules._produce(w, geo.number[h], [])
     assert w.s["hands"][0][r] == sum(1 for x in geo.vertex_land_hexes[a] if x != h and geo.number[x] == geo.number[h]
                                      and geo.resource[x] == r)
@@ -119,7 +120,7 @@ def test_bank_shortage_pays_nobody_unless_only_one_player_is_owed():
     place(s, 0, a, city=True)
     place(s, 1, b, city=True)
     s["bank"] = dict(s["bank"], **{r: 3})
-    w = rules.Work(s)
+    w = Work(s)
     events = []
     rules._produce(w, geo.number[h], events)
     assert w.s["hands"][0][r] == 0 and w.s["hands"][1][r] == 0
@@ -128,7 +129,7 @@ def test_bank_shortage_pays_nobody_unless_only_one_player_is_owed():
     s["owner"] = list(s["owner"])
     s["owner"][b] = -1
     s["bank"] = dict(s["bank"], **{r: 1})
-    w = rules.Work(s)
+    w = Work(s)
     rules._produce(w, geo.number[h], [])
     assert w.s["hands"][0][r] == 1 and w.s["bank"][r] == 0
 
@@ -272,7 +273,7 @@ def test_a_holder_who_loses_the_lead_to_a_tie_leaves_it_to_nobody():
     s = empty_board()
     # seat 0 held it with 7; a cut leaves it 4 while seats 1 and 2 tie at 6
     s = dict(s, longest=0, road_length=[7, 6, 6, 0])
-    w = rules.Work(s)
+    w = Work(s)
     import games.engines.catan_ships.rules as r
     original = r.road_length
     try:
