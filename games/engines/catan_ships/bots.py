@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 
 from games.engines.catan_ships.board import RESOURCES, geometry
-from games.engines.catan_ships.rules import COST, legal_actions, public_points, rates
+from games.engines.catan_ships.rules import COST, legal_actions, rates
+from games.engines.catan_ships.scoring import public_points
 from games.engines.catan_ships.state import _free_for_settlement
 
 BUILD = ("build_city", "build_settlement", "build_ship", "build_road", "buy_development")

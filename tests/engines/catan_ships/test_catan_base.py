@@ -9,7 +9,7 @@ import pytest
 from catan_support import (ENGINE, RESOURCES, act, empty_board, fresh, geometry, give, hand, path,
                            place, road)
 from games.engines import IllegalAction
-from games.engines.catan_ships import rules
+from games.engines.catan_ships import rules, scoring
 from games.engines.catan_ships.state import Work
 
 
@@ -197,19 +197,19 @@ def test_longest_road_needs_five_and_counts_forks_and_cycles():
     ring = list(geo.hex_edges[centre])
     # a ring of six around one hex: a cycle of length 6
     road(s, 0, *ring)
-    assert rules.road_length(s, 0) == 6
+    assert scoring.road_length(s, 0) == 6
     # a spur off the ring: the trail runs round the ring and out along the spur
     v = geo.hex_vertices[centre][0]
     spur = next(e for e in geo.vertex_edges[v] if e not in ring)
     road(s, 0, spur)
-    assert rules.road_length(s, 0) == 7
+    assert scoring.road_length(s, 0) == 7
     # a fork: a line of three with two branches at its end counts the longer branch only
     t = empty_board()
     line, vs = path(geo, geo.hex_vertices[centre][0], 3)
     road(t, 1, *line)
     branches = [e for e in geo.vertex_edges[vs[-1]] if e not in line]
     road(t, 1, *branches)
-    assert rules.road_length(t, 1) == 4
+    assert scoring.road_length(t, 1) == 4
 
 
 def _two_far_paths(geo):
@@ -245,7 +245,7 @@ def test_longest_road_goes_to_the_first_with_five_ties_keep_it_and_a_cut_recompu
     give(s, 0, brick=3, lumber=3)
     s, events = act(s, 0, {"type": "build_road", "edge": edges[4]})
     assert s["longest"] == 0 and s["road_length"][0] == 5
-    assert rules.public_points(s, 0) == 3
+    assert scoring.public_points(s, 0) == 3
     assert {"type": "longest_road", "seat": 0, "length": 5, "lost_by": None} in events
     # seat 1 builds an equal road elsewhere: the holder keeps it
     road(s, 1, *e1[:4])
@@ -274,13 +274,12 @@ def test_a_holder_who_loses_the_lead_to_a_tie_leaves_it_to_nobody():
     # seat 0 held it with 7; a cut leaves it 4 while seats 1 and 2 tie at 6
     s = dict(s, longest=0, road_length=[7, 6, 6, 0])
     w = Work(s)
-    import games.engines.catan_ships.rules as r
-    original = r.road_length
+    original = scoring.road_length
     try:
-        r.road_length = lambda state, seat, geo=None: {0: 4}.get(seat, state["road_length"][seat])
-        rules._update_longest(w, [0])
+        scoring.road_length = lambda state, seat, geo=None: {0: 4}.get(seat, state["road_length"][seat])
+        scoring._update_longest(w, [0])
     finally:
-        r.road_length = original
+        scoring.road_length = original
     assert w.s["longest"] is None
 
 
@@ -365,7 +364,7 @@ def test_largest_army_needs_three_knights_and_more_than_the_holder():
     assert s["knights"][0] == 3 and s["army"] == 1
     s = dict(s, turn=6, played_dev=False, dev=[[["knight", 1]], [], [], []])
     s, events = act(s, 0, next(a for a in ENGINE.legal_actions(s, 0) if a["type"] == "play_knight"))
-    assert s["army"] == 0 and rules.public_points(s, 0) == 2
+    assert s["army"] == 0 and scoring.public_points(s, 0) == 2
 
 
 @pytest.mark.rule("B-trade")
