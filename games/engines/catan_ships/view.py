@@ -5,7 +5,7 @@ development deck's order, the seed and the dice counter.
 """
 from __future__ import annotations
 
-from games.engines.catan_ships import rules, scoring
+from games.engines.catan_ships import rules, scoring, ships
 from games.engines.catan_ships.board import RESOURCES, geometry
 from games.engines.catan_ships.book import WORDS
 from games.engines.catan_ships.state import CITIES, OPTIONS, ROADS, SETTLEMENTS, SHIPS
@@ -54,7 +54,7 @@ def view(state: dict, seat=None) -> dict:
         "offers": [{"id": o["id"], "from": o["from"], "to": o["to"], "give": dict(o["give"]),
                     "get": dict(o["get"]), "answers": dict(o["answers"])} for o in state["offers"]],
         "discarding": dict(state["discarding"]),
-        "sailing": rules.sailing_view(state),
+        "sailing": ships.sailing_view(state),
         "setup_vertex": state["setup_vertex"],
         "winner": state["winner"],
     }
