@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 
 from games.engines.catan_ships.board import RESOURCES, geometry
-from games.engines.catan_ships.rules import COST, legal_actions, rates
+from games.engines.catan_ships.rules import COST, legal_actions
 from games.engines.catan_ships.scoring import public_points
 from games.engines.catan_ships.state import _free_for_settlement
+from games.engines.catan_ships.trade import rates
 
 BUILD = ("build_city", "build_settlement", "build_ship", "build_road", "buy_development")
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}

@@ -8,18 +8,12 @@ Readings (also in docs/rules/catan-ships.md):
 - A turn: roll (or first a knight), then on a 7 the discards, the robber and (ships) the pirate;
   otherwise production and (ships) the sailing phase; then the main phase; with 5-6 players
   the special building phase for every other seat in order.
-- Trade: the active player offers (to some seats or to all, at most MAX_OFFERS offers a turn);
-  an addressed seat answers accept or decline, or declines with a counter-offer, which is a new
-  offer from that seat to the active player; the offerer confirms with one seat that accepted,
-  or withdraws. Offers end with the turn.
 - A player wins during his own turn (also at its start, after the roll of others' ships or his
   special building), with hidden victory points revealed.
 - Phase "pirate" (ships, after a 7's robber) is added to the spec's phases: the roller moves the
   pirate or leaves it (C17).
 """
 from __future__ import annotations
-
-from functools import lru_cache
 
 from games.engines import dice
 from games.engines.base import edition_of
@@ -28,6 +22,10 @@ from games.engines.catan_ships.scoring import ARMY_MIN, _update_longest, _win, r
 from games.engines.catan_ships.ships import (
     MAX_CARGO, _can_gather, _damage, _end_sailing, _legal_sail, _load, _overboard, _sail, _settle,
     _settle_vertices, _ship_index, _ship_main_actions, _ship_spots, _ship_trade, _start_sailing, _unload,
+)
+from games.engines.catan_ships.trade import (
+    _answer, _answer_actions, _bank_trade, _confirm, _offer, _offer_actions, _offer_targets, _withdraw,
+    max_offers, rates,
 )
 from games.engines.catan_ships.state import (
     CITIES, ROADS, SETTLEMENTS, SHIPS, Work, _at_own_shore, _free_for_settlement, _goods, _int, _resource,
@@ -41,49 +39,9 @@ COST = {
     "development": {"ore": 1, "wool": 1, "grain": 1},
     "ship": {"wool": 1, "lumber": 1, "grain": 1},
 }
-MAX_OFFERS = 3          # edition 1: offers the active player may make in one turn
-# Edition 2: a bound no table meets (a heavy trader makes a handful of offers a turn); it only
-# stops a runaway client from growing one turn's state without end.
-MAX_OFFERS_2 = 100
 
 
-# --- facts about a state -------------------------------------------------------------------
-
-
-def rate(state: dict, seat: int, resource: str, geo=None) -> int:
-    """Bank trade rate: 2 at an own harbour for that resource, 3 at an own 3:1 harbour, else 4."""
-    return rates(state, seat, geo or geometry(state["board"]))[resource]
-
-
-def rates(state: dict, seat: int, geo) -> dict:
-    """The seat's bank trade rate for every resource (a copy). Remembered by what decides it:
-    the board and who holds each harbour corner (values, so a caller that edits the corner
-    list in place still gets the right rates)."""
-    return dict(_cached_rates(geo.key, seat, geo.harbour_holders(state["owner"])))
-
-
-@lru_cache(maxsize=1024)
-def _cached_rates(key: str, seat: int, holders: tuple) -> dict:
-    geo = geometry(key)
-    owner = {v: o for (v, _), o in zip(geo.harbour_corners, holders)}
-    return _rates(owner, seat, geo)
-
-
-def _rates(owner: list, seat: int, geo) -> dict:
-    out = {"brick": 4, "lumber": 4, "wool": 4, "grain": 4, "ore": 4}
-    generic = False
-    for v, kind in geo.harbour_corners:
-        if owner[v] == seat:
-            if kind == "3:1":
-                generic = True
-            else:
-                out[kind] = 2
-    if generic:
-        for r in RESOURCES:
-            if out[r] == 4:
-                out[r] = 3
-    return out
-
+# --- who acts --------------------------------------------------------------------------------
 
 def to_act(state: dict) -> list[int]:
     phase = state["phase"]
@@ -135,16 +93,6 @@ def _unloadable(state: dict, geo) -> list[dict]:
     """C8: the ships holding cargo while docked at their owner's settlement or city."""
     return [ship for ship in state["ships"]
             if ship["cargo"] and _at_own_shore(state, geo, ship["edge"], ship["seat"], roads=False)]
-
-
-def max_offers(state: dict) -> int:
-    return MAX_OFFERS if edition_of(state) < 2 else MAX_OFFERS_2
-
-
-def _offer_targets(state: dict, offer: dict) -> list[int]:
-    if offer["to"] is None:
-        return [s for s in range(state["players"]) if s != offer["from"]]
-    return offer["to"]
 
 
 # --- geometry helpers on a state -------------------------------------------------------------
@@ -387,44 +335,6 @@ def _road_pairs(state, geo, seat) -> list[list[int]]:
         trial = dict(state, roads=roads)
         seconds = [f for f in _road_spots(trial, geo, seat) if f != e][:2]
         out += [[e, f] for f in seconds] or [[e]]
-    return out
-
-
-def _offer_actions(state, seat) -> list[dict]:
-    out = []
-    for offer in state["offers"]:
-        if offer["from"] == seat:
-            for s, answer in offer["answers"].items():
-                if answer == "accept" and can_afford(state["hands"][int(s)], offer["get"]) and \
-                        can_afford(state["hands"][seat], offer["give"]):
-                    out.append({"type": "confirm", "offer": offer["id"], "with": int(s)})
-            out.append({"type": "withdraw", "offer": offer["id"]})
-    out += _answer_actions(state, seat)
-    if state["offers_made"] < max_offers(state):
-        hand = state["hands"][seat]
-        most = least = RESOURCES[0]
-        for r in RESOURCES:
-            if hand[r] > hand[most]:
-                most = r
-            if hand[r] < hand[least]:
-                least = r
-        if hand[most] and most != least:
-            out.append({"type": "offer", "give": {most: 1}, "get": {least: 1}, "to": None})
-    return out
-
-
-def _answer_actions(state, seat) -> list[dict]:
-    out = []
-    for offer in state["offers"]:
-        if seat in _offer_targets(state, offer) and str(seat) not in offer["answers"]:
-            if can_afford(state["hands"][seat], offer["get"]):
-                out.append({"type": "answer", "offer": offer["id"], "accept": True})
-            out.append({"type": "answer", "offer": offer["id"], "accept": False})
-        elif offer["from"] == seat and seat != state["current"]:
-            for s, answer in offer["answers"].items():
-                if answer == "accept":
-                    out.append({"type": "confirm", "offer": offer["id"], "with": int(s)})
-            out.append({"type": "withdraw", "offer": offer["id"]})
     return out
 
 
@@ -864,116 +774,6 @@ def _play_monopoly(w: Work, seat, action, events) -> None:
             taken += n
     w.hand(seat)[r] += taken
     events.append({"type": "played_card", "seat": seat, "card": "monopoly", "resource": r, "count": taken})
-
-
-# trade
-
-def _bank_trade(w: Work, seat, action, events) -> None:
-    s = w.s
-    give, get = _resource(action.get("give")), _resource(action.get("get"))
-    if give == get:
-        raise refuse("error.same_resource")
-    n = rate(s, seat, give, w.geo)
-    if s["hands"][seat][give] < n:
-        raise refuse("error.trade_rate", rate=n)
-    if s["bank"][get] < 1:
-        raise refuse("error.bank_short")
-    w.pay(seat, {give: n})
-    w.take(seat, {get: 1})
-    events.append({"type": "bank_trade", "seat": seat, "give": {give: n}, "get": {get: 1}})
-
-
-def _check_offer(s, seat, give: dict, get: dict) -> None:
-    if set(give) & set(get):
-        raise refuse("error.same_resource")
-    if not can_afford(s["hands"][seat], give):
-        raise refuse("error.not_enough")
-
-
-def _offer(w: Work, seat, action, events) -> None:
-    s = w.s
-    if seat != s["current"]:
-        raise refuse("error.not_your_turn")
-    if s["offers_made"] >= max_offers(s):
-        raise refuse("error.too_many_offers", count=max_offers(s))
-    give, get = _goods(action.get("give")), _goods(action.get("get"))
-    _check_offer(s, seat, give, get)
-    to = action.get("to")
-    if to is not None:
-        if not isinstance(to, list) or not to or any(
-                isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < s["players"] or p == seat for p in to):
-            raise refuse("error.bad_field", field="to")
-        to = sorted(set(to))
-    _add_offer(w, seat, give, get, to, events)
-    s["offers_made"] += 1
-
-
-def _add_offer(w: Work, seat, give, get, to, events) -> None:
-    s = w.s
-    offer = {"id": s["next_offer"], "from": seat, "to": to, "give": give, "get": get, "answers": {}}
-    s["next_offer"] += 1
-    w.list("offers").append(offer)
-    events.append({"type": "offer", "seat": seat, "offer": offer["id"], "give": give, "get": get, "to": to})
-
-
-def _find_offer(s, action) -> tuple[int, dict]:
-    oid = action.get("offer")
-    for i, o in enumerate(s["offers"]):
-        if o["id"] == oid and not isinstance(oid, bool):
-            return i, o
-    raise refuse("error.no_offer")
-
-
-def _answer(w: Work, seat, action, events) -> None:
-    s = w.s
-    i, offer = _find_offer(s, action)
-    if seat not in _offer_targets(s, offer) or str(seat) in offer["answers"]:
-        raise refuse("error.not_asked")
-    accept = action.get("accept")
-    if not isinstance(accept, bool):
-        raise refuse("error.bad_field", field="accept")
-    if accept and not can_afford(s["hands"][seat], offer["get"]):
-        raise refuse("error.not_enough")
-    counter = action.get("counter")
-    if counter is not None:
-        if accept or not isinstance(counter, dict):
-            raise refuse("error.bad_field", field="counter")
-        give, get = _goods(counter.get("give")), _goods(counter.get("get"))
-        _check_offer(s, seat, give, get)
-    offers = w.list("offers")
-    offers[i] = dict(offer, answers=dict(offer["answers"], **{str(seat): "accept" if accept else "decline"}))
-    events.append({"type": "answer", "seat": seat, "offer": offer["id"], "accept": accept})
-    if counter is not None:
-        _add_offer(w, seat, give, get, [offer["from"]], events)
-
-
-def _confirm(w: Work, seat, action, events) -> None:
-    s = w.s
-    i, offer = _find_offer(s, action)
-    if offer["from"] != seat:
-        raise refuse("error.not_your_offer")
-    other = action.get("with")
-    if offer["answers"].get(str(other)) != "accept":
-        raise refuse("error.not_accepted")
-    if not can_afford(s["hands"][seat], offer["give"]) or not can_afford(s["hands"][other], offer["get"]):
-        raise refuse("error.not_enough")
-    mine, theirs = w.hand(seat), w.hand(other)
-    for r, n in offer["give"].items():
-        mine[r] -= n
-        theirs[r] += n
-    for r, n in offer["get"].items():
-        theirs[r] -= n
-        mine[r] += n
-    w.list("offers").pop(i)
-    events.append({"type": "traded", "seat": seat, "with": other, "give": offer["give"], "get": offer["get"]})
-
-
-def _withdraw(w: Work, seat, action, events) -> None:
-    i, offer = _find_offer(w.s, action)
-    if offer["from"] != seat:
-        raise refuse("error.not_your_offer")
-    w.list("offers").pop(i)
-    events.append({"type": "withdrawn", "seat": seat, "offer": offer["id"]})
 
 
 # end of turn, special building

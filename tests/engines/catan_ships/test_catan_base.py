@@ -9,7 +9,7 @@ import pytest
 from catan_support import (ENGINE, RESOURCES, act, empty_board, fresh, geometry, give, hand, path,
                            place, road)
 from games.engines import IllegalAction
-from games.engines.catan_ships import rules, scoring
+from games.engines.catan_ships import rules, scoring, trade
 from games.engines.catan_ships.state import Work
 
 
@@ -290,11 +290,11 @@ def test_harbour_rates_two_three_and_four_to_one():
     specific = next((e, k) for e, k in geo.harbours if k != "3:1")
     generic = next(e for e, k in geo.harbours if k == "3:1")
     give(s, 0, **{r: 4 for r in RESOURCES})
-    assert rules.rates(s, 0, geo) == {r: 4 for r in RESOURCES}
+    assert trade.rates(s, 0, geo) == {r: 4 for r in RESOURCES}
     place(s, 0, geo.edge_vertices[generic][0])
-    assert rules.rates(s, 0, geo) == {r: 3 for r in RESOURCES}
+    assert trade.rates(s, 0, geo) == {r: 3 for r in RESOURCES}
     place(s, 0, geo.edge_vertices[specific[0]][1])
-    rates = rules.rates(s, 0, geo)
+    rates = trade.rates(s, 0, geo)
     assert rates[specific[1]] == 2 and all(rates[r] == 3 for r in RESOURCES if r != specific[1])
     s2, _ = act(s, 0, {"type": "bank_trade", "give": specific[1], "get": "ore" if specific[1] != "ore" else "wool"})
     assert s2["hands"][0][specific[1]] == 2
