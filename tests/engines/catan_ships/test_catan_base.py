@@ -9,7 +9,8 @@ import pytest
 from catan_support import (ENGINE, RESOURCES, act, empty_board, fresh, geometry, give, hand, path,
                            place, road)
 from games.engines import IllegalAction
-from games.engines.catan_ships import rules, scoring, trade
+from games.engines.catan_ships import scoring, trade
+from games.engines.catan_ships.roll import _produce, roll_two
 from games.engines.catan_ships.state import Work
 
 
@@ -100,12 +101,12 @@ def test_production_pays_settlements_one_and_cities_two_but_not_under_the_robber
     place(s, 0, a)
     place(s, 1, b, city=True)
     w = Work(s)
-    rules._produce(w, geo.number[h], [])
+    _produce(w, geo.number[h], [])
     r = geo.resource[h]
     assert w.s["hands"][0][r] >= 1 and w.s["hands"][1][r] >= 2
     s["robber"] = h
     w = Work(s)
-    rules._produce(w, geo.number[h], [])
+    _produce(w, geo.number[h], [])
     assert w.s["hands"][0][r] == sum(1 for x in geo.vertex_land_hexes[a] if x != h and geo.number[x] == geo.number[h]
                                      and geo.resource[x] == r)
 
@@ -122,7 +123,7 @@ def test_bank_shortage_pays_nobody_unless_only_one_player_is_owed():
     s["bank"] = dict(s["bank"], **{r: 3})
     w = Work(s)
     events = []
-    rules._produce(w, geo.number[h], events)
+    _produce(w, geo.number[h], events)
     assert w.s["hands"][0][r] == 0 and w.s["hands"][1][r] == 0
     assert {"type": "shortage", "resource": r} in events
     # only one player owed: he gets what is left
@@ -130,7 +131,7 @@ def test_bank_shortage_pays_nobody_unless_only_one_player_is_owed():
     s["owner"][b] = -1
     s["bank"] = dict(s["bank"], **{r: 1})
     w = Work(s)
-    rules._produce(w, geo.number[h], [])
+    _produce(w, geo.number[h], [])
     assert w.s["hands"][0][r] == 1 and w.s["bank"][r] == 0
 
 
@@ -139,7 +140,7 @@ def seven_state():
     s.update(phase="roll", rolled=False, dice=None)
     for draws in range(500):
         trial = dict(s, draws=draws)
-        if sum(rules.roll_two(dict(trial))) == 7:
+        if sum(roll_two(dict(trial))) == 7:
             return dict(s, draws=draws)
     raise AssertionError("no seven")
 
