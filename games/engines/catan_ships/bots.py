@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 
 from games.engines.catan_ships.board import RESOURCES, geometry
-from games.engines.catan_ships.rules import COST, legal_actions
+from games.engines.catan_ships.building import COST
+from games.engines.catan_ships.rules import legal_actions
 from games.engines.catan_ships.scoring import public_points
 from games.engines.catan_ships.state import _free_for_settlement
 from games.engines.catan_ships.trade import rates
