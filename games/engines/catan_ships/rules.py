@@ -24,14 +24,15 @@ from games.engines.catan_ships.cards import (
     _buy_development, _dev_actions, _knight_actions, _play_knight, _play_monopoly, _play_road_building,
     _play_year_of_plenty,
 )
+from games.engines.catan_ships.placement import _legal_setup, _place_road, _place_settlement
 from games.engines.catan_ships.roll import (
     _discard, _discard_bundles, _move_pirate, _move_robber, _robber_choices, _roll,
 )
-from games.engines.catan_ships.scoring import _win, road_length, total_points
+from games.engines.catan_ships.scoring import _win, total_points
 from games.engines.catan_ships.ships import (
     _end_sailing, _legal_sail, _load, _overboard, _sail, _settle, _ship_main_actions, _ship_trade, _unload,
 )
-from games.engines.catan_ships.state import Work, _at_own_shore, _free_for_settlement, _int, refuse
+from games.engines.catan_ships.state import Work, _at_own_shore, refuse
 from games.engines.catan_ships.trade import (
     _answer, _answer_actions, _bank_trade, _confirm, _offer, _offer_actions, _offer_targets, _withdraw,
     max_offers, rates,
@@ -139,15 +140,6 @@ def _legal(state: dict, geo, seat: int) -> list[dict]:
     return []
 
 
-def _legal_setup(state, geo) -> list[dict]:
-    v0 = state["setup_vertex"]
-    if v0 is None:
-        return [{"type": "place_settlement", "vertex": v} for v in range(geo.vertex_count)
-                if _free_for_settlement(state, geo, v)]
-    return [{"type": "place_road", "edge": e} for e in geo.vertex_edges[v0]
-            if state["roads"][e] < 0 and geo.road_edge[e]]
-
-
 def _legal_main(state, geo, seat) -> list[dict]:
     out = _build_actions(state, geo, seat)
     hand = state["hands"][seat]
@@ -197,53 +189,6 @@ def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
         if total_points(s, current) >= s["goal"]:
             _win(w, current, events)
     return s, events
-
-
-# setup
-
-def _place_settlement(w: Work, seat, action, events) -> None:
-    s, geo = w.s, w.geo
-    if s["setup_vertex"] is not None:
-        raise refuse("error.place_road_first")
-    v = _int(action, "vertex", geo.vertex_count)
-    if not _free_for_settlement(s, geo, v):
-        raise refuse("error.settlement_spot")
-    w.list("owner")[v] = seat
-    w.pieces(seat)[1] += 1
-    s["setup_vertex"] = v
-    events.append({"type": "placed_settlement", "seat": seat, "vertex": v})
-    if s["setup_step"] >= s["players"]:
-        goods = {}
-        for h in geo.vertex_land_hexes[v]:
-            r = geo.resource[h]
-            if r and s["bank"][r] - goods.get(r, 0) > 0:
-                goods[r] = goods.get(r, 0) + 1
-        if goods:
-            w.take(seat, goods)
-            events.append({"type": "start_goods", "seat": seat, "goods": goods})
-
-
-def _place_road(w: Work, seat, action, events) -> None:
-    s, geo = w.s, w.geo
-    v0 = s["setup_vertex"]
-    if v0 is None:
-        raise refuse("error.place_settlement_first")
-    e = _int(action, "edge", geo.edge_count)
-    if e not in geo.vertex_edges[v0] or s["roads"][e] >= 0 or not geo.road_edge[e]:
-        raise refuse("error.road_spot")
-    w.list("roads")[e] = seat
-    w.pieces(seat)[0] += 1
-    w.list("road_length")[seat] = 1 if s["road_length"][seat] == 0 else road_length(s, seat, geo)
-    s["setup_vertex"] = None
-    s["setup_step"] += 1
-    events.append({"type": "placed_road", "seat": seat, "edge": e})
-    if s["setup_step"] >= len(s["setup_order"]):
-        s["phase"] = "roll"
-        s["current"] = 0
-        s["turn"] = 1
-        events.append({"type": "turn", "seat": 0, "round": s["round"]})
-    else:
-        s["current"] = s["setup_order"][s["setup_step"]]
 
 
 # end of turn, special building
