@@ -1,5 +1,7 @@
-"""The turn, what is legal, and what an action does: the base game of Catan (with the 5-6 player
-extension) and the ships variant C1-C20.
+"""The turn machinery of Catan with ships: who acts, what is legal, and `apply`, which routes
+each action to the module of its area (placement.py, roll.py, ships.py, building.py, cards.py,
+trade.py) and then asks scoring.py for a win (B-win); the end of a turn and, with 5-6 players,
+the special building phase (B-special-build); unloading at once in any turn (C8).
 
 `apply` never changes its input: it copies the top-level dict and then only the lists and dicts
 it changes (`Work`), never the board's geometry, which lives in board.py's cache.
@@ -191,7 +193,7 @@ def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
     return s, events
 
 
-# end of turn, special building
+# --- the end of a turn, special building -----------------------------------------------------
 
 def _end_turn(w: Work, seat, action, events) -> None:
     s = w.s
@@ -229,6 +231,8 @@ def _special(w: Work, seat, action, events) -> None:
     if not special:
         _next_turn(w, events)
 
+
+# --- which area plays each action ------------------------------------------------------------
 
 BUILDERS = {"build_road": _build_road, "build_settlement": _build_settlement, "build_city": _build_city,
             "build_ship": _build_ship, "buy_development": _buy_development}
