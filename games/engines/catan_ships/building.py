@@ -4,10 +4,10 @@ settlements, ships at an own settlement bordering water (C5-C6); a new road or a
 that cuts one recomputes the longest road (B-longest-road)."""
 from __future__ import annotations
 
-from games.engines.catan_ships.scoring import _update_longest
-from games.engines.catan_ships.ships import _ship_spots
+from games.engines.catan_ships.scoring import update_longest
+from games.engines.catan_ships.ships import ship_spots
 from games.engines.catan_ships.state import (
-    CITIES, ROADS, SETTLEMENTS, SHIPS, Work, _free_for_settlement, _int, can_afford, refuse,
+    CITIES, ROADS, SETTLEMENTS, SHIPS, Work, can_afford, checked_int, free_for_settlement, refuse,
 )
 
 COST = {
@@ -19,7 +19,7 @@ COST = {
 }
 
 
-def _road_spots(state, geo, seat: int) -> list[int]:
+def road_spots(state, geo, seat: int) -> list[int]:
     """Empty road edges joined to the seat's network (not through an opponent's building)."""
     roads, owner = state["roads"], state["owner"]
     spots = set()
@@ -40,7 +40,7 @@ def _road_spots(state, geo, seat: int) -> list[int]:
     return sorted(spots)
 
 
-def _road_ok(state, geo, seat: int, e: int) -> bool:
+def road_ok(state, geo, seat: int, e: int) -> bool:
     roads, owner = state["roads"], state["owner"]
     if not (0 <= e < geo.edge_count) or roads[e] >= 0 or not geo.road_edge[e]:
         return False
@@ -61,19 +61,19 @@ def _settlement_spots(state, geo, seat: int) -> list[int]:
     for e, o in enumerate(roads):
         if o == seat:
             for v in geo.edge_vertices[e]:
-                if _free_for_settlement(state, geo, v):
+                if free_for_settlement(state, geo, v):
                     spots.add(v)
     return sorted(spots)
 
 
-def _build_actions(state, geo, seat) -> list[dict]:
+def build_actions(state, geo, seat) -> list[dict]:
     hand = state["hands"][seat]
     brick, lumber, wool, grain, ore = hand["brick"], hand["lumber"], hand["wool"], hand["grain"], hand["ore"]
     built = state["pieces"][seat]
     out = []
     if brick and lumber:
         if built[0] < ROADS:
-            out += [{"type": "build_road", "edge": e} for e in _road_spots(state, geo, seat)]
+            out += [{"type": "build_road", "edge": e} for e in road_spots(state, geo, seat)]
         if wool and grain and built[1] < SETTLEMENTS:
             out += [{"type": "build_settlement", "vertex": v} for v in _settlement_spots(state, geo, seat)]
     if grain >= 2 and ore >= 3 and built[2] < CITIES:
@@ -82,7 +82,7 @@ def _build_actions(state, geo, seat) -> list[dict]:
                 if o == seat and not city[v]]
     if wool and grain:
         if lumber and state["ships_variant"]:
-            out += [{"type": "build_ship", "edge": e} for e in _ship_spots(state, geo, seat)]
+            out += [{"type": "build_ship", "edge": e} for e in ship_spots(state, geo, seat)]
         if ore and state["deck"]:
             out.append({"type": "buy_development"})
     return out
@@ -90,34 +90,34 @@ def _build_actions(state, geo, seat) -> list[dict]:
 
 # --- building --------------------------------------------------------------------------------
 
-def _build_road(w: Work, seat, action, events) -> None:
+def do_build_road(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
-    e = _int(action, "edge", geo.edge_count)
+    e = checked_int(action, "edge", geo.edge_count)
     if s["pieces"][seat][0] >= ROADS:
         raise refuse("error.no_roads_left")
     if not can_afford(s["hands"][seat], COST["road"]):
         raise refuse("error.cannot_afford")
-    if not _road_ok(s, geo, seat, e):
+    if not road_ok(s, geo, seat, e):
         raise refuse("error.road_spot")
     w.pay(seat, COST["road"])
-    _put_road(w, seat, e, events)
+    put_road(w, seat, e, events)
 
 
-def _put_road(w: Work, seat, e, events) -> None:
+def put_road(w: Work, seat, e, events) -> None:
     w.list("roads")[e] = seat
     w.pieces(seat)[0] += 1
     events.append({"type": "built_road", "seat": seat, "edge": e})
-    events += _update_longest(w, [seat])
+    events += update_longest(w, [seat])
 
 
-def _build_settlement(w: Work, seat, action, events) -> None:
+def do_build_settlement(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
-    v = _int(action, "vertex", geo.vertex_count)
+    v = checked_int(action, "vertex", geo.vertex_count)
     if s["pieces"][seat][1] >= SETTLEMENTS:
         raise refuse("error.no_settlements_left")
     if not can_afford(s["hands"][seat], COST["settlement"]):
         raise refuse("error.cannot_afford")
-    if not _free_for_settlement(s, geo, v) or not any(s["roads"][e] == seat for e in geo.vertex_edges[v]):
+    if not free_for_settlement(s, geo, v) or not any(s["roads"][e] == seat for e in geo.vertex_edges[v]):
         raise refuse("error.settlement_spot")
     w.pay(seat, COST["settlement"])
     w.list("owner")[v] = seat
@@ -126,12 +126,12 @@ def _build_settlement(w: Work, seat, action, events) -> None:
     # A settlement may cut an opponent's road: recompute everyone whose road runs through it.
     cut = {s["roads"][e] for e in geo.vertex_edges[v] if s["roads"][e] >= 0 and s["roads"][e] != seat}
     if cut:
-        events += _update_longest(w, sorted(cut))
+        events += update_longest(w, sorted(cut))
 
 
-def _build_city(w: Work, seat, action, events) -> None:
+def do_build_city(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
-    v = _int(action, "vertex", geo.vertex_count)
+    v = checked_int(action, "vertex", geo.vertex_count)
     if s["pieces"][seat][2] >= CITIES:
         raise refuse("error.no_cities_left")
     if not can_afford(s["hands"][seat], COST["city"]):
@@ -146,17 +146,17 @@ def _build_city(w: Work, seat, action, events) -> None:
     events.append({"type": "built_city", "seat": seat, "vertex": v})
 
 
-def _build_ship(w: Work, seat, action, events) -> None:
+def do_build_ship(w: Work, seat, action, events) -> None:
     """C5-C6: wool, lumber and grain; at an own settlement or city bordering water."""
     s, geo = w.s, w.geo
     if not s["ships_variant"]:
         raise refuse("error.no_ships")
-    e = _int(action, "edge", geo.edge_count)
+    e = checked_int(action, "edge", geo.edge_count)
     if not can_afford(s["hands"][seat], COST["ship"]):
         raise refuse("error.cannot_afford")
     if sum(1 for x in s["ships"] if x["seat"] == seat) >= SHIPS:
         raise refuse("error.no_ships_left")
-    if e not in _ship_spots(s, geo, seat):
+    if e not in ship_spots(s, geo, seat):
         raise refuse("error.ship_spot")
     used = {x["number"] for x in s["ships"] if x["seat"] == seat}
     number = min(n for n in (1, 2, 3) if n not in used)

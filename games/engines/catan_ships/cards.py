@@ -5,10 +5,10 @@ army the knights win (B-largest-army)."""
 from __future__ import annotations
 
 from games.engines.catan_ships.board import RESOURCES
-from games.engines.catan_ships.building import COST, _put_road, _road_ok, _road_spots
-from games.engines.catan_ships.roll import _move_robber_to, _robber_choices
+from games.engines.catan_ships.building import COST, put_road, road_ok, road_spots
+from games.engines.catan_ships.roll import move_robber_to, robber_choices
 from games.engines.catan_ships.scoring import ARMY_MIN
-from games.engines.catan_ships.state import ROADS, Work, _resource, can_afford, refuse
+from games.engines.catan_ships.state import ROADS, Work, can_afford, checked_resource, refuse
 
 
 def _can_play_dev(state, seat, kind) -> bool:
@@ -18,20 +18,20 @@ def _can_play_dev(state, seat, kind) -> bool:
     return any(k == kind and t < turn for k, t in state["dev"][seat])
 
 
-def _knight_actions(state, geo, seat) -> list[dict]:
+def knight_actions(state, geo, seat) -> list[dict]:
     if not _can_play_dev(state, seat, "knight"):
         return []
-    return [{"type": "play_knight", "hex": h, "steal_from": v} for h, v in _robber_choices(state, geo, seat)]
+    return [{"type": "play_knight", "hex": h, "steal_from": v} for h, v in robber_choices(state, geo, seat)]
 
 
-def _dev_actions(state, geo, seat) -> list[dict]:
+def card_actions(state, geo, seat) -> list[dict]:
     """The development cards the seat may play now: one a turn, none bought this turn."""
     out = []
     if not state["played_dev"] and state["dev"][seat]:
         turn = state["turn"]
         playable = {k for k, t in state["dev"][seat] if t < turn}
         if "knight" in playable:
-            out += _knight_actions(state, geo, seat)
+            out += knight_actions(state, geo, seat)
         if "road_building" in playable:
             out += [{"type": "play_road_building", "edges": pair} for pair in _road_pairs(state, geo, seat)]
         if "year_of_plenty" in playable:
@@ -50,7 +50,7 @@ def _road_pairs(state, geo, seat) -> list[list[int]]:
     left = ROADS - state["pieces"][seat][0]
     if left <= 0:
         return []
-    firsts = _road_spots(state, geo, seat)[:3]
+    firsts = road_spots(state, geo, seat)[:3]
     out = []
     for e in firsts:
         if left == 1:
@@ -59,14 +59,14 @@ def _road_pairs(state, geo, seat) -> list[list[int]]:
         roads = list(state["roads"])
         roads[e] = seat
         trial = dict(state, roads=roads)
-        seconds = [f for f in _road_spots(trial, geo, seat) if f != e][:2]
+        seconds = [f for f in road_spots(trial, geo, seat) if f != e][:2]
         out += [[e, f] for f in seconds] or [[e]]
     return out
 
 
 # --- buying and playing ----------------------------------------------------------------------
 
-def _buy_development(w: Work, seat, action, events) -> None:
+def do_buy_development(w: Work, seat, action, events) -> None:
     s = w.s
     if not s["deck"]:
         raise refuse("error.deck_empty")
@@ -96,13 +96,13 @@ def _use_dev(w: Work, seat, kind) -> None:
     raise refuse(f"error.no_card.{kind}")
 
 
-def _play_knight(w: Work, seat, action, events) -> None:
+def do_play_knight(w: Work, seat, action, events) -> None:
     s = w.s
     if seat != s["current"]:
         raise refuse("error.not_your_turn")
     _use_dev(w, seat, "knight")
     events.append({"type": "played_card", "seat": seat, "card": "knight"})
-    _move_robber_to(w, seat, action, events)
+    move_robber_to(w, seat, action, events)
     knights = w.list("knights")
     knights[seat] += 1
     holder = s["army"]
@@ -111,7 +111,7 @@ def _play_knight(w: Work, seat, action, events) -> None:
         events.append({"type": "largest_army", "seat": seat, "count": knights[seat]})
 
 
-def _play_road_building(w: Work, seat, action, events) -> None:
+def do_play_road_building(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
     edges = action.get("edges")
     if not isinstance(edges, list) or not 1 <= len(edges) <= 2:
@@ -123,29 +123,29 @@ def _play_road_building(w: Work, seat, action, events) -> None:
         e = edges[0]
         if isinstance(e, int) and 0 <= e < geo.edge_count:
             roads[e] = seat
-            if [f for f in _road_spots(dict(s, roads=roads), geo, seat) if f != e]:
+            if [f for f in road_spots(dict(s, roads=roads), geo, seat) if f != e]:
                 raise refuse("error.two_roads")
     if len(edges) > left:
         raise refuse("error.no_roads_left")
     trial = dict(s, roads=list(s["roads"]))
     for e in edges:
-        if isinstance(e, bool) or not isinstance(e, int) or not _road_ok(trial, geo, seat, e):
+        if isinstance(e, bool) or not isinstance(e, int) or not road_ok(trial, geo, seat, e):
             raise refuse("error.road_spot")
         trial["roads"][e] = seat
     _use_dev(w, seat, "road_building")
     events.append({"type": "played_card", "seat": seat, "card": "road_building"})
     for e in edges:
-        _put_road(w, seat, e, events)
+        put_road(w, seat, e, events)
 
 
-def _play_year_of_plenty(w: Work, seat, action, events) -> None:
+def do_play_year_of_plenty(w: Work, seat, action, events) -> None:
     s = w.s
     picks = action.get("resources")
     if not isinstance(picks, list) or len(picks) != 2:
         raise refuse("error.bad_field", field="resources")
     goods = {}
     for r in picks:
-        goods[_resource(r)] = goods.get(r, 0) + 1
+        goods[checked_resource(r)] = goods.get(r, 0) + 1
     if not can_afford(s["bank"], goods):
         raise refuse("error.bank_short")
     _use_dev(w, seat, "year_of_plenty")
@@ -153,9 +153,9 @@ def _play_year_of_plenty(w: Work, seat, action, events) -> None:
     events.append({"type": "played_card", "seat": seat, "card": "year_of_plenty", "goods": goods})
 
 
-def _play_monopoly(w: Work, seat, action, events) -> None:
+def do_play_monopoly(w: Work, seat, action, events) -> None:
     s = w.s
-    r = _resource(action.get("resource"))
+    r = checked_resource(action.get("resource"))
     _use_dev(w, seat, "monopoly")
     taken = 0
     for p in range(s["players"]):

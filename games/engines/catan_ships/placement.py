@@ -4,24 +4,24 @@ each of its hexes that yields one, as far as the bank has them. Then the first t
 from __future__ import annotations
 
 from games.engines.catan_ships.scoring import road_length
-from games.engines.catan_ships.state import Work, _free_for_settlement, _int, refuse
+from games.engines.catan_ships.state import Work, checked_int, free_for_settlement, refuse
 
 
-def _legal_setup(state, geo) -> list[dict]:
+def setup_actions(state, geo) -> list[dict]:
     v0 = state["setup_vertex"]
     if v0 is None:
         return [{"type": "place_settlement", "vertex": v} for v in range(geo.vertex_count)
-                if _free_for_settlement(state, geo, v)]
+                if free_for_settlement(state, geo, v)]
     return [{"type": "place_road", "edge": e} for e in geo.vertex_edges[v0]
             if state["roads"][e] < 0 and geo.road_edge[e]]
 
 
-def _place_settlement(w: Work, seat, action, events) -> None:
+def do_place_settlement(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
     if s["setup_vertex"] is not None:
         raise refuse("error.place_road_first")
-    v = _int(action, "vertex", geo.vertex_count)
-    if not _free_for_settlement(s, geo, v):
+    v = checked_int(action, "vertex", geo.vertex_count)
+    if not free_for_settlement(s, geo, v):
         raise refuse("error.settlement_spot")
     w.list("owner")[v] = seat
     w.pieces(seat)[1] += 1
@@ -38,12 +38,12 @@ def _place_settlement(w: Work, seat, action, events) -> None:
             events.append({"type": "start_goods", "seat": seat, "goods": goods})
 
 
-def _place_road(w: Work, seat, action, events) -> None:
+def do_place_road(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
     v0 = s["setup_vertex"]
     if v0 is None:
         raise refuse("error.place_settlement_first")
-    e = _int(action, "edge", geo.edge_count)
+    e = checked_int(action, "edge", geo.edge_count)
     if e not in geo.vertex_edges[v0] or s["roads"][e] >= 0 or not geo.road_edge[e]:
         raise refuse("error.road_spot")
     w.list("roads")[e] = seat

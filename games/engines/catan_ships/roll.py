@@ -8,12 +8,12 @@ from games.engines import dice
 from games.engines.base import edition_of
 from games.engines.catan_ships.board import RESOURCES
 from games.engines.catan_ships.ships import (
-    MAX_CARGO, _can_gather, _damage, _settle_vertices, _ship_index, _start_sailing,
+    MAX_CARGO, can_gather, damage_ship, settle_vertices, ship_index, start_sailing,
 )
-from games.engines.catan_ships.state import Work, _goods, _int, can_afford, refuse
+from games.engines.catan_ships.state import Work, can_afford, checked_goods, checked_int, refuse
 
 
-def _roll(w: Work, seat, action, events) -> None:
+def do_roll(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
     faces = roll_two(s)
     total = faces[0] + faces[1]
@@ -33,8 +33,8 @@ def _roll(w: Work, seat, action, events) -> None:
         else:
             s["phase"] = "robber"
         return
-    overboard, settle = _produce(w, total, events)
-    _start_sailing(w, total, overboard, settle, events)
+    overboard, settle = produce(w, total, events)
+    start_sailing(w, total, overboard, settle, events)
 
 
 def roll_two(state: dict) -> list[int]:
@@ -43,7 +43,7 @@ def roll_two(state: dict) -> list[int]:
     return [first + 1, second + 1]
 
 
-def _produce(w: Work, total: int, events: list) -> tuple[dict, dict]:
+def produce(w: Work, total: int, events: list) -> tuple[dict, dict]:
     """Every settlement and city on a hex with that number takes its goods, and (C12) every ship
     that may gather there. Bank shortage: if the bank can't pay everyone a resource, nobody gets
     it, unless only one player is owed it (he gets what is left)."""
@@ -65,11 +65,11 @@ def _produce(w: Work, total: int, events: list) -> tuple[dict, dict]:
     if s["ships_variant"] and s["ships"]:
         for i, ship in enumerate(s["ships"]):
             for h in geo.edge_land_hexes[ship["edge"]]:
-                if geo.number[h] != total or h == robber or not _can_gather(s, geo, ship, h):
+                if geo.number[h] != total or h == robber or not can_gather(s, geo, ship, h):
                     continue
                 r = geo.resource[h]
                 key = f"{ship['seat']}-{ship['number']}"
-                spots = _settle_vertices(s, geo, ship, h)
+                spots = settle_vertices(s, geo, ship, h)
                 if spots:
                     settle[key] = spots
                 if sum(ship["cargo"].values()) < MAX_CARGO:
@@ -122,7 +122,7 @@ def _produce(w: Work, total: int, events: list) -> tuple[dict, dict]:
 
 # --- a 7: discards, the robber, the pirate ---------------------------------------------------
 
-def _discard_bundles(hand: dict, n: int) -> list[dict]:
+def discard_bundles(hand: dict, n: int) -> list[dict]:
     """A few representative ways to discard n cards: from the biggest piles, keeping building
     goods (ore and wool first), keeping city goods (brick and lumber first)."""
     bundles = []
@@ -141,12 +141,12 @@ def _discard_bundles(hand: dict, n: int) -> list[dict]:
     return bundles
 
 
-def _discard(w: Work, seat, action, events) -> None:
+def do_discard(w: Work, seat, action, events) -> None:
     s = w.s
     need = s["discarding"].get(str(seat))
     if need is None:
         raise refuse("error.no_discard")
-    cards = _goods(action.get("cards"))
+    cards = checked_goods(action.get("cards"))
     hand = s["hands"][seat]
     if sum(cards.values()) != need:
         raise refuse("error.discard_count", count=need)
@@ -160,7 +160,7 @@ def _discard(w: Work, seat, action, events) -> None:
         s["phase"] = "robber"
 
 
-def _robber_choices(state, geo, seat, only=None) -> list[tuple]:
+def robber_choices(state, geo, seat, only=None) -> list[tuple]:
     """(hex, victim) pairs for moving the robber: each land hex but its own, with each opponent
     who has a building there and cards in hand, or None where there is nobody to rob."""
     out = []
@@ -183,13 +183,13 @@ def _robber_choices(state, geo, seat, only=None) -> list[tuple]:
     return out
 
 
-def _move_robber_to(w: Work, seat, action, events) -> None:
+def move_robber_to(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
-    h = _int(action, "hex", geo.hex_count)
+    h = checked_int(action, "hex", geo.hex_count)
     if not geo.land[h] or h == s["robber"]:
         raise refuse("error.robber_spot")
     victim = action.get("steal_from")
-    choices = [v for _, v in _robber_choices(s, geo, seat, only=h)]
+    choices = [v for _, v in robber_choices(s, geo, seat, only=h)]
     if victim not in choices:
         raise refuse("error.steal_from")
     s["robber"] = h
@@ -204,12 +204,12 @@ def _move_robber_to(w: Work, seat, action, events) -> None:
         events.append({"type": "stole_card", "seat": seat, "victim": victim})
 
 
-def _move_robber(w: Work, seat, action, events) -> None:
-    _move_robber_to(w, seat, action, events)
+def do_move_robber(w: Work, seat, action, events) -> None:
+    move_robber_to(w, seat, action, events)
     w.s["phase"] = "pirate" if w.s["ships_variant"] else "main"
 
 
-def _move_pirate(w: Work, seat, action, events) -> None:
+def do_move_pirate(w: Work, seat, action, events) -> None:
     """C17-C18: one edge along water, or stay; every ship met rolls two dice."""
     s, geo = w.s, w.geo
     e = action.get("edge")
@@ -220,13 +220,13 @@ def _move_pirate(w: Work, seat, action, events) -> None:
         events.append({"type": "pirate", "seat": seat, "edge": e})
         met = [(x["seat"], x["number"]) for x in s["ships"] if x["edge"] == e]
         for owner, number in met:
-            index = _ship_index(s, owner, number)
+            index = ship_index(s, owner, number)
             faces = dice.roll(s, 2)
             total = sum(faces)
             outcome = None if total <= 4 else "all" if total <= 10 else "sunk"
             event = {"type": "pirate_attack", "seat": owner, "number": number, "dice": faces, "by": seat}
             events.append(event)
-            _damage(w, index, outcome, event, commission_to=seat)
+            damage_ship(w, index, outcome, event, commission_to=seat)
             if outcome is None:
                 event["outcome"] = "escaped"
     s["phase"] = "main"

@@ -20,24 +20,25 @@ from __future__ import annotations
 from games.engines.base import edition_of
 from games.engines.catan_ships.board import RESOURCES, geometry
 from games.engines.catan_ships.building import (
-    _build_actions, _build_city, _build_road, _build_settlement, _build_ship,
+    build_actions, do_build_city, do_build_road, do_build_settlement, do_build_ship,
 )
 from games.engines.catan_ships.cards import (
-    _buy_development, _dev_actions, _knight_actions, _play_knight, _play_monopoly, _play_road_building,
-    _play_year_of_plenty,
+    card_actions, do_buy_development, do_play_knight, do_play_monopoly, do_play_road_building,
+    do_play_year_of_plenty, knight_actions,
 )
-from games.engines.catan_ships.placement import _legal_setup, _place_road, _place_settlement
+from games.engines.catan_ships.placement import do_place_road, do_place_settlement, setup_actions
 from games.engines.catan_ships.roll import (
-    _discard, _discard_bundles, _move_pirate, _move_robber, _robber_choices, _roll,
+    discard_bundles, do_discard, do_move_pirate, do_move_robber, do_roll, robber_choices,
 )
-from games.engines.catan_ships.scoring import _win, total_points
+from games.engines.catan_ships.scoring import declare_win, total_points
 from games.engines.catan_ships.ships import (
-    _end_sailing, _legal_sail, _load, _overboard, _sail, _settle, _ship_main_actions, _ship_trade, _unload,
+    do_end_sailing, do_load, do_overboard, do_sail, do_settle, do_ship_trade, do_unload, sail_actions,
+    ship_main_actions,
 )
-from games.engines.catan_ships.state import Work, _at_own_shore, refuse
+from games.engines.catan_ships.state import Work, at_own_shore, refuse
 from games.engines.catan_ships.trade import (
-    _answer, _answer_actions, _bank_trade, _confirm, _offer, _offer_actions, _offer_targets, _withdraw,
-    max_offers, rates,
+    answer_actions, do_answer, do_bank_trade, do_confirm, do_offer, do_withdraw, max_offers,
+    offer_actions, offer_targets, rates,
 )
 
 
@@ -92,7 +93,7 @@ def _unloading_at_once(state: dict) -> bool:
 def _unloadable(state: dict, geo) -> list[dict]:
     """C8: the ships holding cargo while docked at their owner's settlement or city."""
     return [ship for ship in state["ships"]
-            if ship["cargo"] and _at_own_shore(state, geo, ship["edge"], ship["seat"], roads=False)]
+            if ship["cargo"] and at_own_shore(state, geo, ship["edge"], ship["seat"], roads=False)]
 
 
 # --- legal actions ---------------------------------------------------------------------------
@@ -116,36 +117,36 @@ def legal_actions(state: dict, seat) -> list[dict]:
 def _legal(state: dict, geo, seat: int) -> list[dict]:
     phase = state["phase"]
     if phase == "setup":
-        return _legal_setup(state, geo)
+        return setup_actions(state, geo)
     if phase == "roll":
         out = [{"type": "roll"}]
         if edition_of(state) >= 2:
-            return out + _dev_actions(state, geo, seat)    # any card before the roll
-        out += _knight_actions(state, geo, seat)
+            return out + card_actions(state, geo, seat)    # any card before the roll
+        out += knight_actions(state, geo, seat)
         return out
     if phase == "discard":
-        return [{"type": "discard", "cards": c} for c in _discard_bundles(state["hands"][seat],
+        return [{"type": "discard", "cards": c} for c in discard_bundles(state["hands"][seat],
                                                                           state["discarding"][str(seat)])]
     if phase == "robber":
-        return [{"type": "move_robber", "hex": h, "steal_from": v} for h, v in _robber_choices(state, geo, seat)]
+        return [{"type": "move_robber", "hex": h, "steal_from": v} for h, v in robber_choices(state, geo, seat)]
     if phase == "pirate":
         out = [{"type": "move_pirate", "edge": e} for e in geo.edge_adjacent[state["pirate"]] if geo.ship_edge[e]]
         return out + [{"type": "move_pirate", "edge": None}]
     if phase == "sail":
-        return _legal_sail(state, geo, seat)
+        return sail_actions(state, geo, seat)
     if phase == "special_build":
-        return _build_actions(state, geo, seat) + [{"type": "pass"}]
+        return build_actions(state, geo, seat) + [{"type": "pass"}]
     if phase == "main":
         if seat != state["current"]:
-            return _answer_actions(state, seat)
+            return answer_actions(state, seat)
         return _legal_main(state, geo, seat)
     return []
 
 
 def _legal_main(state, geo, seat) -> list[dict]:
-    out = _build_actions(state, geo, seat)
+    out = build_actions(state, geo, seat)
     hand = state["hands"][seat]
-    out += _dev_actions(state, geo, seat)
+    out += card_actions(state, geo, seat)
     bank = state["bank"]
     seat_rates = None
     for r in RESOURCES:
@@ -155,9 +156,9 @@ def _legal_main(state, geo, seat) -> list[dict]:
             if hand[r] >= seat_rates[r]:
                 out += [{"type": "bank_trade", "give": r, "get": g} for g in RESOURCES if g != r and bank[g]]
     if state["offers"] or state["offers_made"] < max_offers(state):
-        out += _offer_actions(state, seat)
+        out += offer_actions(state, seat)
     if state["ships_variant"]:
-        out += _ship_main_actions(state, geo, seat)
+        out += ship_main_actions(state, geo, seat)
     out.append({"type": "end_turn"})
     return out
 
@@ -189,7 +190,7 @@ def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
     if s["phase"] not in ("over", "setup", "special_build"):
         current = s["current"]
         if total_points(s, current) >= s["goal"]:
-            _win(w, current, events)
+            declare_win(w, current, events)
     return s, events
 
 
@@ -234,34 +235,34 @@ def _special(w: Work, seat, action, events) -> None:
 
 # --- which area plays each action ------------------------------------------------------------
 
-BUILDERS = {"build_road": _build_road, "build_settlement": _build_settlement, "build_city": _build_city,
-            "build_ship": _build_ship, "buy_development": _buy_development}
+BUILDERS = {"build_road": do_build_road, "build_settlement": do_build_settlement, "build_city": do_build_city,
+            "build_ship": do_build_ship, "buy_development": do_buy_development}
 
 HANDLERS = {
-    ("setup", "place_settlement"): _place_settlement,
-    ("setup", "place_road"): _place_road,
-    ("roll", "roll"): _roll,
-    ("roll", "play_knight"): _play_knight,
-    ("discard", "discard"): _discard,
-    ("robber", "move_robber"): _move_robber,
-    ("pirate", "move_pirate"): _move_pirate,
-    ("sail", "sail"): _sail,
-    ("sail", "overboard"): _overboard,
-    ("sail", "settle"): _settle,
-    ("sail", "unload"): _unload,
-    ("sail", "end_sailing"): _end_sailing,
-    ("main", "play_knight"): _play_knight,
-    ("main", "play_road_building"): _play_road_building,
-    ("main", "play_year_of_plenty"): _play_year_of_plenty,
-    ("main", "play_monopoly"): _play_monopoly,
-    ("main", "bank_trade"): _bank_trade,
-    ("main", "offer"): _offer,
-    ("main", "answer"): _answer,
-    ("main", "confirm"): _confirm,
-    ("main", "withdraw"): _withdraw,
-    ("main", "load"): _load,
-    ("main", "unload"): _unload,
-    ("main", "ship_trade"): _ship_trade,
+    ("setup", "place_settlement"): do_place_settlement,
+    ("setup", "place_road"): do_place_road,
+    ("roll", "roll"): do_roll,
+    ("roll", "play_knight"): do_play_knight,
+    ("discard", "discard"): do_discard,
+    ("robber", "move_robber"): do_move_robber,
+    ("pirate", "move_pirate"): do_move_pirate,
+    ("sail", "sail"): do_sail,
+    ("sail", "overboard"): do_overboard,
+    ("sail", "settle"): do_settle,
+    ("sail", "unload"): do_unload,
+    ("sail", "end_sailing"): do_end_sailing,
+    ("main", "play_knight"): do_play_knight,
+    ("main", "play_road_building"): do_play_road_building,
+    ("main", "play_year_of_plenty"): do_play_year_of_plenty,
+    ("main", "play_monopoly"): do_play_monopoly,
+    ("main", "bank_trade"): do_bank_trade,
+    ("main", "offer"): do_offer,
+    ("main", "answer"): do_answer,
+    ("main", "confirm"): do_confirm,
+    ("main", "withdraw"): do_withdraw,
+    ("main", "load"): do_load,
+    ("main", "unload"): do_unload,
+    ("main", "ship_trade"): do_ship_trade,
     ("main", "end_turn"): _end_turn,
 }
 for _kind in BUILDERS:
@@ -287,12 +288,12 @@ for _kind in ("play_road_building", "play_year_of_plenty", "play_monopoly", "ban
 # Edition 2: any development card before the roll (the base game's rule, one a turn), and
 # unloading a docked ship at once in every phase of play (C8).
 HANDLERS_2 = {
-    ("roll", "play_road_building"): _play_road_building,
-    ("roll", "play_year_of_plenty"): _play_year_of_plenty,
-    ("roll", "play_monopoly"): _play_monopoly,
+    ("roll", "play_road_building"): do_play_road_building,
+    ("roll", "play_year_of_plenty"): do_play_year_of_plenty,
+    ("roll", "play_monopoly"): do_play_monopoly,
 }
 for _phase in ("roll", "discard", "robber", "pirate", "sail", "main", "special_build"):
-    HANDLERS_2[(_phase, "unload")] = _unload
+    HANDLERS_2[(_phase, "unload")] = do_unload
 
 KNOWN = {kind for _, kind in HANDLERS}
 
@@ -312,7 +313,7 @@ def timeout_action(state: dict, seat: int) -> dict:
         if seat == state["current"]:
             return {"type": "end_turn"}
         for offer in state["offers"]:
-            if seat in _offer_targets(state, offer) and str(seat) not in offer["answers"]:
+            if seat in offer_targets(state, offer) and str(seat) not in offer["answers"]:
                 return {"type": "answer", "offer": offer["id"], "accept": False}
             if offer["from"] == seat:
                 return {"type": "withdraw", "offer": offer["id"]}

@@ -4,7 +4,7 @@ one's own turn with those cards revealed (B-win, C20)."""
 from __future__ import annotations
 
 from games.engines.catan_ships.board import geometry
-from games.engines.catan_ships.state import Work, _at_own_shore
+from games.engines.catan_ships.state import Work, at_own_shore
 
 LONGEST_MIN, ARMY_MIN = 5, 3
 
@@ -18,7 +18,7 @@ def docked_ships(state: dict, seat: int, geo=None) -> int:
     geo = geo or geometry(state["board"])
     count = 0
     for ship in state["ships"]:
-        if ship["seat"] == seat and _at_own_shore(state, geo, ship["edge"], seat, roads=True):
+        if ship["seat"] == seat and at_own_shore(state, geo, ship["edge"], seat, roads=True):
             count += 1
     return count
 
@@ -114,7 +114,7 @@ def _component(v, roads, seat, vertex_edges, edge_vertices, seen: set) -> None:
                 stack.append(b if a == u else a)
 
 
-def _update_longest(w: Work, seats) -> list[dict]:
+def update_longest(w: Work, seats) -> list[dict]:
     s = w.s
     lengths = w.list("road_length")
     for seat in seats:
@@ -132,7 +132,7 @@ def _update_longest(w: Work, seats) -> list[dict]:
              "lost_by": holder}]
 
 
-def _win(w: Work, seat: int, events: list) -> None:
+def declare_win(w: Work, seat: int, events: list) -> None:
     s = w.s
     s["phase"] = "over"
     s["winner"] = seat

@@ -7,9 +7,10 @@ from __future__ import annotations
 from games.engines import dice
 from games.engines.base import edition_of
 from games.engines.catan_ships.board import RESOURCES
-from games.engines.catan_ships.scoring import _update_longest
+from games.engines.catan_ships.scoring import update_longest
 from games.engines.catan_ships.state import (
-    SETTLEMENTS, SHIPS, Work, _at_own_shore, _free_for_settlement, _goods, _resource, can_afford, refuse,
+    SETTLEMENTS, SHIPS, Work, at_own_shore, can_afford, checked_goods, checked_resource,
+    free_for_settlement, refuse,
 )
 
 SETTLEMENT_GOODS = ("brick", "lumber", "wool", "grain")
@@ -26,13 +27,13 @@ def sailing_view(state: dict):
 
 # --- what a ship may do ----------------------------------------------------------------------
 
-def _ship_capacity_ok(state, geo, e: int, moving=None) -> bool:
+def ship_capacity_ok(state, geo, e: int, moving=None) -> bool:
     """C15: at most 2 ships share an open-sea edge, at most 1 a shore edge."""
     here = sum(1 for i, s in enumerate(state["ships"]) if s["edge"] == e and i != moving)
     return here < (2 if geo.edge_kind[e] == "sea" else 1)
 
 
-def _ship_spots(state, geo, seat) -> list[int]:
+def ship_spots(state, geo, seat) -> list[int]:
     """C5-C6: an edge at an own settlement or city that touches water, holding no opponent's road."""
     if sum(1 for s in state["ships"] if s["seat"] == seat) >= SHIPS:
         return []
@@ -41,12 +42,12 @@ def _ship_spots(state, geo, seat) -> list[int]:
         if o != seat:
             continue
         for e in geo.vertex_edges[v]:
-            if geo.ship_edge[e] and state["roads"][e] in (-1, seat) and _ship_capacity_ok(state, geo, e):
+            if geo.ship_edge[e] and state["roads"][e] in (-1, seat) and ship_capacity_ok(state, geo, e):
                 spots.add(e)
     return sorted(spots)
 
 
-def _ship_index(state, seat, number) -> int:
+def ship_index(state, seat, number) -> int:
     if type(number) is not int:
         raise refuse("error.no_such_ship", number=number)
     for i, s in enumerate(state["ships"]):
@@ -55,7 +56,7 @@ def _ship_index(state, seat, number) -> int:
     raise refuse("error.no_such_ship", number=number)
 
 
-def _ship_main_actions(state, geo, seat) -> list[dict]:
+def ship_main_actions(state, geo, seat) -> list[dict]:
     out = []
     hand = state["hands"][seat]
     for ship in state["ships"]:
@@ -63,7 +64,7 @@ def _ship_main_actions(state, geo, seat) -> list[dict]:
             continue
         n, cargo = ship["number"], ship["cargo"]
         load = sum(cargo.values())
-        if _at_own_shore(state, geo, ship["edge"], seat, roads=False):
+        if at_own_shore(state, geo, ship["edge"], seat, roads=False):
             if load:
                 out.append({"type": "unload", "ship": n})
             if load < MAX_CARGO:
@@ -78,7 +79,7 @@ def _ship_main_actions(state, geo, seat) -> list[dict]:
     return out
 
 
-def _can_gather(state, geo, ship: dict, h: int) -> bool:
+def can_gather(state, geo, ship: dict, h: int) -> bool:
     """C12 (a)-(b): no foreign building at the ship's edge, no foreign road on it, and at most one
     building (any owner's, cities too) on the hex."""
     seat, e = ship["seat"], ship["edge"]
@@ -91,7 +92,7 @@ def _can_gather(state, geo, ship: dict, h: int) -> bool:
     return sum(1 for v in geo.hex_vertices[h] if owner[v] >= 0) <= 1
 
 
-def _settle_vertices(state, geo, ship: dict, h: int) -> list[int]:
+def settle_vertices(state, geo, ship: dict, h: int) -> list[int]:
     """C14: the corners of the ship's edge where its settlement may stand."""
     fourth = geo.resource[h]
     if fourth not in SETTLEMENT_GOODS or state["pieces"][ship["seat"]][1] >= SETTLEMENTS:
@@ -99,10 +100,10 @@ def _settle_vertices(state, geo, ship: dict, h: int) -> list[int]:
     cargo = ship["cargo"]
     if any(cargo.get(r, 0) < 1 for r in SETTLEMENT_GOODS if r != fourth):
         return []
-    return [v for v in geo.edge_vertices[ship["edge"]] if _free_for_settlement(state, geo, v)]
+    return [v for v in geo.edge_vertices[ship["edge"]] if free_for_settlement(state, geo, v)]
 
 
-def _legal_sail(state, geo, seat) -> list[dict]:
+def sail_actions(state, geo, seat) -> list[dict]:
     pending = state["sailing"]["pending"]
     out = []
     for ship in state["ships"]:
@@ -118,15 +119,15 @@ def _legal_sail(state, geo, seat) -> list[dict]:
                 out.append({"type": "overboard", "ship": n, "resource": None})
             if p.get("settle"):
                 land = geo.edge_land_hexes[ship["edge"]][0]
-                still = _settle_vertices(state, geo, ship, land)
+                still = settle_vertices(state, geo, ship, land)
                 out += [{"type": "settle", "ship": n, "vertex": v} for v in p["settle"] if v in still]
                 out.append({"type": "settle", "ship": n, "vertex": None})
             if p.get("moves"):
                 index = state["ships"].index(ship)
                 out += [{"type": "sail", "ship": n, "edge": e} for e in p["moves"]
-                        if _ship_capacity_ok(state, geo, e, moving=index)]
+                        if ship_capacity_ok(state, geo, e, moving=index)]
                 out.append({"type": "sail", "ship": n, "edge": None})
-        if ship["cargo"] and _at_own_shore(state, geo, ship["edge"], seat, roads=False):
+        if ship["cargo"] and at_own_shore(state, geo, ship["edge"], seat, roads=False):
             out.append({"type": "unload", "ship": n})
     out.append({"type": "end_sailing"})
     return out
@@ -134,7 +135,7 @@ def _legal_sail(state, geo, seat) -> list[dict]:
 
 # --- the sailing phase -----------------------------------------------------------------------
 
-def _start_sailing(w: Work, total: int, overboard: dict, settle: dict, events: list) -> None:
+def start_sailing(w: Work, total: int, overboard: dict, settle: dict, events: list) -> None:
     """C10-C11: after production, ships move in player order from the active player; a full
     ship's C12 choice and a C14 conversion are offered in the same phase."""
     s, geo = w.s, w.geo
@@ -171,7 +172,7 @@ def _start_sailing(w: Work, total: int, overboard: dict, settle: dict, events: l
 
 def _sail_entry(w: Work, seat, action) -> tuple[int, str, dict]:
     number = action.get("ship")
-    index = _ship_index(w.s, seat, number)
+    index = ship_index(w.s, seat, number)
     key = f"{seat}-{number}"
     return index, key, w.s["sailing"]["pending"].get(key, {})
 
@@ -187,7 +188,7 @@ def _set_pending(w: Work, key: str, entry: dict) -> None:
     w.s["sailing"] = sailing
 
 
-def _sail(w: Work, seat, action, events) -> None:
+def do_sail(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
     index, key, entry = _sail_entry(w, seat, action)
     if "moves" not in entry:
@@ -196,7 +197,7 @@ def _sail(w: Work, seat, action, events) -> None:
     if e is not None:
         if e not in entry["moves"]:
             raise refuse("error.sail_where")
-        if not _ship_capacity_ok(s, geo, e, moving=index):
+        if not ship_capacity_ok(s, geo, e, moving=index):
             raise refuse("error.edge_full")
         ship = w.ship(index)
         events.append({"type": "sailed", "seat": seat, "number": ship["number"], "edge": e, "from_edge": ship["edge"]})
@@ -206,7 +207,7 @@ def _sail(w: Work, seat, action, events) -> None:
     _after_sail_action(w, seat, events)
 
 
-def _overboard(w: Work, seat, action, events) -> None:
+def do_overboard(w: Work, seat, action, events) -> None:
     s = w.s
     index, key, entry = _sail_entry(w, seat, action)
     if "overboard" not in entry:
@@ -214,7 +215,7 @@ def _overboard(w: Work, seat, action, events) -> None:
     r = action.get("resource")
     new = entry["overboard"]
     if r is not None:
-        _resource(r)
+        checked_resource(r)
         if edition_of(s) >= 2 and s["bank"][new] < 1:
             raise refuse("error.bank_short")
         ship = w.ship(index)
@@ -236,7 +237,7 @@ def _overboard(w: Work, seat, action, events) -> None:
     _after_sail_action(w, seat, events)
 
 
-def _settle(w: Work, seat, action, events) -> None:
+def do_settle(w: Work, seat, action, events) -> None:
     """C14: the ship becomes a settlement on a free corner of its edge and leaves the game."""
     s, geo = w.s, w.geo
     index, key, entry = _sail_entry(w, seat, action)
@@ -244,11 +245,11 @@ def _settle(w: Work, seat, action, events) -> None:
         raise refuse("error.cannot_settle")
     v = action.get("vertex")
     if v is not None:
-        if v not in entry["settle"] or not _free_for_settlement(s, geo, v) or \
+        if v not in entry["settle"] or not free_for_settlement(s, geo, v) or \
                 s["pieces"][seat][1] >= SETTLEMENTS:
             raise refuse("error.settlement_spot")
         land = geo.edge_land_hexes[s["ships"][index]["edge"]][0]
-        if not _settle_vertices(s, geo, s["ships"][index], land):
+        if not settle_vertices(s, geo, s["ships"][index], land):
             raise refuse("error.cannot_settle")     # the hold changed since the roll
         ship = w.ship(index)
         fourth = geo.resource[land]
@@ -269,14 +270,14 @@ def _settle(w: Work, seat, action, events) -> None:
         w.list("owner")[v] = seat
         w.pieces(seat)[1] += 1
         events.append({"type": "settled", "seat": seat, "number": ship["number"], "vertex": v})
-        events += _update_longest(w, [p for p in range(s["players"]) if p != seat])
+        events += update_longest(w, [p for p in range(s["players"]) if p != seat])
         _set_pending(w, key, {})
     else:
         _set_pending(w, key, {k: x for k, x in entry.items() if k != "settle"})
     _after_sail_action(w, seat, events)
 
 
-def _end_sailing(w: Work, seat, action, events) -> None:
+def do_end_sailing(w: Work, seat, action, events) -> None:
     sailing = w.s["sailing"]
     keep = {k: v for k, v in sailing["pending"].items() if not k.startswith(f"{seat}-")}
     w.s["sailing"] = dict(sailing, pending=keep)
@@ -316,15 +317,15 @@ def _collisions(w: Work, start: dict, events: list) -> None:
             continue
         for key in keys:
             seat, number = (int(x) for x in key.split("-"))
-            index = _ship_index(s, seat, number)
+            index = ship_index(s, seat, number)
             faces = dice.roll(s, 2)
             outcome = COLLISION.get(sum(faces))
             event = {"type": "collision", "seat": seat, "number": number, "dice": faces, "edge": e}
             events.append(event)
-            _damage(w, index, outcome, event, commission_to=None)
+            damage_ship(w, index, outcome, event, commission_to=None)
 
 
-def _damage(w: Work, index: int, outcome, event: dict, commission_to) -> None:
+def damage_ship(w: Work, index: int, outcome, event: dict, commission_to) -> None:
     """Apply a C16/C18 outcome to one ship: "sunk", "all" cargo lost, or n cargo lost at random.
     With a commission (C18), the pirate's mover draws one lost resource if there was more than one."""
     s = w.s
@@ -367,20 +368,20 @@ def _damage(w: Work, index: int, outcome, event: dict, commission_to) -> None:
 # --- the hold in the main phase --------------------------------------------------------------
 
 def _own_ship_at_home(w: Work, seat, action) -> tuple[int, dict]:
-    index = _ship_index(w.s, seat, action.get("ship"))
+    index = ship_index(w.s, seat, action.get("ship"))
     ship = w.s["ships"][index]
-    if not _at_own_shore(w.s, w.geo, ship["edge"], seat, roads=False):
+    if not at_own_shore(w.s, w.geo, ship["edge"], seat, roads=False):
         raise refuse("error.not_docked")
     return index, ship
 
 
-def _load(w: Work, seat, action, events) -> None:
+def do_load(w: Work, seat, action, events) -> None:
     """C7 (reading): from the hand into the hold, while docked at an own settlement or city."""
     s = w.s
     if seat != s["current"]:
         raise refuse("error.not_your_turn")
     index, ship = _own_ship_at_home(w, seat, action)
-    cargo = _goods(action.get("cargo"))
+    cargo = checked_goods(action.get("cargo"))
     if sum(ship["cargo"].values()) + sum(cargo.values()) > MAX_CARGO:
         raise refuse("error.hold_full")
     if not can_afford(s["hands"][seat], cargo):
@@ -394,7 +395,7 @@ def _load(w: Work, seat, action, events) -> None:
     events.append({"type": "loaded", "seat": seat, "number": ship["number"], "cargo": cargo})
 
 
-def _unload(w: Work, seat, action, events) -> None:
+def do_unload(w: Work, seat, action, events) -> None:
     """C8: the hold into the hand at an own settlement or city; no discard follows."""
     s = w.s
     if s["phase"] == "main" and seat != s["current"] and edition_of(s) < 2:
@@ -411,17 +412,17 @@ def _unload(w: Work, seat, action, events) -> None:
     events.append({"type": "unloaded", "seat": seat, "number": ship["number"], "cargo": cargo})
 
 
-def _ship_trade(w: Work, seat, action, events) -> None:
+def do_ship_trade(w: Work, seat, action, events) -> None:
     """C13: at a harbour, 3:1 or 2:1 from the hold; the goods received go into the hold."""
     s = w.s
     if seat != s["current"]:
         raise refuse("error.not_your_turn")
-    index = _ship_index(s, seat, action.get("ship"))
+    index = ship_index(s, seat, action.get("ship"))
     ship = s["ships"][index]
     kind = w.geo.edge_harbour.get(ship["edge"])
     if not kind:
         raise refuse("error.no_harbour")
-    give, get = _resource(action.get("give")), _resource(action.get("get"))
+    give, get = checked_resource(action.get("give")), checked_resource(action.get("get"))
     if give == get:
         raise refuse("error.same_resource")
     need = 2 if kind == give else 3 if kind == "3:1" else None

@@ -159,7 +159,7 @@ def can_afford(hand: dict, cost: dict) -> bool:
     return True
 
 
-def _at_own_shore(state, geo, e: int, seat: int, roads: bool) -> bool:
+def at_own_shore(state, geo, e: int, seat: int, roads: bool) -> bool:
     if geo.edge_kind[e] != "coast":
         return False
     if roads and state["roads"][e] == seat:
@@ -168,7 +168,7 @@ def _at_own_shore(state, geo, e: int, seat: int, roads: bool) -> bool:
     return state["owner"][a] == seat or state["owner"][b] == seat
 
 
-def _free_for_settlement(state, geo, v: int) -> bool:
+def free_for_settlement(state, geo, v: int) -> bool:
     owner = state["owner"]
     if owner[v] >= 0 or not geo.vertex_on_land[v]:
         return False
@@ -180,25 +180,25 @@ def _free_for_settlement(state, geo, v: int) -> bool:
 
 # --- an action's fields ----------------------------------------------------------------------
 
-def _int(action: dict, key: str, limit: int) -> int:
+def checked_int(action: dict, key: str, limit: int) -> int:
     value = action.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
         raise refuse("error.bad_field", field=key)
     return value
 
 
-def _resource(value) -> str:
+def checked_resource(value) -> str:
     if value not in RESOURCES:
         raise refuse("error.bad_resource", resource=value)
     return value
 
 
-def _goods(value) -> dict:
+def checked_goods(value) -> dict:
     if not isinstance(value, dict) or not value:
         raise refuse("error.bad_goods")
     out = {}
     for r, n in value.items():
-        _resource(r)
+        checked_resource(r)
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise refuse("error.bad_goods")
         if n:

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from games.engines.base import edition_of
 from games.engines.catan_ships.board import RESOURCES, geometry
-from games.engines.catan_ships.state import Work, _goods, _resource, can_afford, refuse
+from games.engines.catan_ships.state import Work, can_afford, checked_goods, checked_resource, refuse
 
 MAX_OFFERS = 3          # edition 1: offers the active player may make in one turn
 # Edition 2: a bound no table meets (a heavy trader makes a handful of offers a turn); it only
@@ -59,7 +59,7 @@ def _rates(owner: list, seat: int, geo) -> dict:
     return out
 
 
-def _offer_targets(state: dict, offer: dict) -> list[int]:
+def offer_targets(state: dict, offer: dict) -> list[int]:
     if offer["to"] is None:
         return [s for s in range(state["players"]) if s != offer["from"]]
     return offer["to"]
@@ -67,7 +67,7 @@ def _offer_targets(state: dict, offer: dict) -> list[int]:
 
 # --- what a seat may trade now ---------------------------------------------------------------
 
-def _offer_actions(state, seat) -> list[dict]:
+def offer_actions(state, seat) -> list[dict]:
     out = []
     for offer in state["offers"]:
         if offer["from"] == seat:
@@ -76,7 +76,7 @@ def _offer_actions(state, seat) -> list[dict]:
                         can_afford(state["hands"][seat], offer["give"]):
                     out.append({"type": "confirm", "offer": offer["id"], "with": int(s)})
             out.append({"type": "withdraw", "offer": offer["id"]})
-    out += _answer_actions(state, seat)
+    out += answer_actions(state, seat)
     if state["offers_made"] < max_offers(state):
         hand = state["hands"][seat]
         most = least = RESOURCES[0]
@@ -90,10 +90,10 @@ def _offer_actions(state, seat) -> list[dict]:
     return out
 
 
-def _answer_actions(state, seat) -> list[dict]:
+def answer_actions(state, seat) -> list[dict]:
     out = []
     for offer in state["offers"]:
-        if seat in _offer_targets(state, offer) and str(seat) not in offer["answers"]:
+        if seat in offer_targets(state, offer) and str(seat) not in offer["answers"]:
             if can_afford(state["hands"][seat], offer["get"]):
                 out.append({"type": "answer", "offer": offer["id"], "accept": True})
             out.append({"type": "answer", "offer": offer["id"], "accept": False})
@@ -107,9 +107,9 @@ def _answer_actions(state, seat) -> list[dict]:
 
 # --- trading ---------------------------------------------------------------------------------
 
-def _bank_trade(w: Work, seat, action, events) -> None:
+def do_bank_trade(w: Work, seat, action, events) -> None:
     s = w.s
-    give, get = _resource(action.get("give")), _resource(action.get("get"))
+    give, get = checked_resource(action.get("give")), checked_resource(action.get("get"))
     if give == get:
         raise refuse("error.same_resource")
     n = rate(s, seat, give, w.geo)
@@ -129,13 +129,13 @@ def _check_offer(s, seat, give: dict, get: dict) -> None:
         raise refuse("error.not_enough")
 
 
-def _offer(w: Work, seat, action, events) -> None:
+def do_offer(w: Work, seat, action, events) -> None:
     s = w.s
     if seat != s["current"]:
         raise refuse("error.not_your_turn")
     if s["offers_made"] >= max_offers(s):
         raise refuse("error.too_many_offers", count=max_offers(s))
-    give, get = _goods(action.get("give")), _goods(action.get("get"))
+    give, get = checked_goods(action.get("give")), checked_goods(action.get("get"))
     _check_offer(s, seat, give, get)
     to = action.get("to")
     if to is not None:
@@ -163,10 +163,10 @@ def _find_offer(s, action) -> tuple[int, dict]:
     raise refuse("error.no_offer")
 
 
-def _answer(w: Work, seat, action, events) -> None:
+def do_answer(w: Work, seat, action, events) -> None:
     s = w.s
     i, offer = _find_offer(s, action)
-    if seat not in _offer_targets(s, offer) or str(seat) in offer["answers"]:
+    if seat not in offer_targets(s, offer) or str(seat) in offer["answers"]:
         raise refuse("error.not_asked")
     accept = action.get("accept")
     if not isinstance(accept, bool):
@@ -177,7 +177,7 @@ def _answer(w: Work, seat, action, events) -> None:
     if counter is not None:
         if accept or not isinstance(counter, dict):
             raise refuse("error.bad_field", field="counter")
-        give, get = _goods(counter.get("give")), _goods(counter.get("get"))
+        give, get = checked_goods(counter.get("give")), checked_goods(counter.get("get"))
         _check_offer(s, seat, give, get)
     offers = w.list("offers")
     offers[i] = dict(offer, answers=dict(offer["answers"], **{str(seat): "accept" if accept else "decline"}))
@@ -186,7 +186,7 @@ def _answer(w: Work, seat, action, events) -> None:
         _add_offer(w, seat, give, get, [offer["from"]], events)
 
 
-def _confirm(w: Work, seat, action, events) -> None:
+def do_confirm(w: Work, seat, action, events) -> None:
     s = w.s
     i, offer = _find_offer(s, action)
     if offer["from"] != seat:
@@ -207,7 +207,7 @@ def _confirm(w: Work, seat, action, events) -> None:
     events.append({"type": "traded", "seat": seat, "with": other, "give": offer["give"], "get": offer["get"]})
 
 
-def _withdraw(w: Work, seat, action, events) -> None:
+def do_withdraw(w: Work, seat, action, events) -> None:
     i, offer = _find_offer(w.s, action)
     if offer["from"] != seat:
         raise refuse("error.not_your_offer")

@@ -10,7 +10,7 @@ from catan_support import (ENGINE, RESOURCES, act, empty_board, fresh, geometry,
                            place, road)
 from games.engines import IllegalAction
 from games.engines.catan_ships import scoring, trade
-from games.engines.catan_ships.roll import _produce, roll_two
+from games.engines.catan_ships.roll import produce, roll_two
 from games.engines.catan_ships.state import Work
 
 
@@ -101,12 +101,12 @@ def test_production_pays_settlements_one_and_cities_two_but_not_under_the_robber
     place(s, 0, a)
     place(s, 1, b, city=True)
     w = Work(s)
-    _produce(w, geo.number[h], [])
+    produce(w, geo.number[h], [])
     r = geo.resource[h]
     assert w.s["hands"][0][r] >= 1 and w.s["hands"][1][r] >= 2
     s["robber"] = h
     w = Work(s)
-    _produce(w, geo.number[h], [])
+    produce(w, geo.number[h], [])
     assert w.s["hands"][0][r] == sum(1 for x in geo.vertex_land_hexes[a] if x != h and geo.number[x] == geo.number[h]
                                      and geo.resource[x] == r)
 
@@ -123,7 +123,7 @@ def test_bank_shortage_pays_nobody_unless_only_one_player_is_owed():
     s["bank"] = dict(s["bank"], **{r: 3})
     w = Work(s)
     events = []
-    _produce(w, geo.number[h], events)
+    produce(w, geo.number[h], events)
     assert w.s["hands"][0][r] == 0 and w.s["hands"][1][r] == 0
     assert {"type": "shortage", "resource": r} in events
     # only one player owed: he gets what is left
@@ -131,7 +131,7 @@ def test_bank_shortage_pays_nobody_unless_only_one_player_is_owed():
     s["owner"][b] = -1
     s["bank"] = dict(s["bank"], **{r: 1})
     w = Work(s)
-    _produce(w, geo.number[h], [])
+    produce(w, geo.number[h], [])
     assert w.s["hands"][0][r] == 1 and w.s["bank"][r] == 0
 
 
@@ -278,7 +278,7 @@ def test_a_holder_who_loses_the_lead_to_a_tie_leaves_it_to_nobody():
     original = scoring.road_length
     try:
         scoring.road_length = lambda state, seat, geo=None: {0: 4}.get(seat, state["road_length"][seat])
-        scoring._update_longest(w, [0])
+        scoring.update_longest(w, [0])
     finally:
         scoring.road_length = original
     assert w.s["longest"] is None

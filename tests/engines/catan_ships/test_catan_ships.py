@@ -5,7 +5,7 @@ from catan_support import (ENGINE, RESOURCES, act, add_ship, coast_spot, docked_
                            gathering, geometry, give, hand, pirate_state, place, road, rolling, ships_board)
 from games.engines import IllegalAction, dice
 from games.engines.catan_ships import scoring
-from games.engines.catan_ships.ships import _ship_capacity_ok
+from games.engines.catan_ships.ships import ship_capacity_ok
 from games.engines.catan_ships.board import DIRECTIONS
 
 
@@ -366,13 +366,13 @@ def test_c15_two_ships_on_open_sea_one_along_the_shore():
     geo = geometry(s["board"])
     sea = next(e for e in range(geo.edge_count) if geo.edge_kind[e] == "sea")
     coast = next(e for e in range(geo.edge_count) if geo.edge_kind[e] == "coast")
-    assert _ship_capacity_ok(s, geo, sea)
+    assert ship_capacity_ok(s, geo, sea)
     add_ship(s, 1, sea)
-    assert _ship_capacity_ok(s, geo, sea)
+    assert ship_capacity_ok(s, geo, sea)
     add_ship(s, 2, sea)
-    assert not _ship_capacity_ok(s, geo, sea)
+    assert not ship_capacity_ok(s, geo, sea)
     add_ship(s, 3, coast)
-    assert not _ship_capacity_ok(s, geo, coast)
+    assert not ship_capacity_ok(s, geo, coast)
     v = next(v for v in geo.edge_vertices[coast] if geo.vertex_on_land[v])
     place(s, 0, v)
     give(s, 0, wool=1, lumber=1, grain=1)
