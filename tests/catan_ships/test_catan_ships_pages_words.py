@@ -57,9 +57,9 @@ def test_bank_trade_says_what_you_give_at_your_rate(player, opponent, outsider):
     seat = state["current"]
     page = page_of(users_by_seat(match)[seat], match)
     gives = re.search(r'<select name="a.give">(.*?)</select>', page, re.S).group(1)
-    from games.engines.catan_ships import rules
+    from games.engines.catan_ships import trade
     for give in {a["give"] for a in ENGINE.legal_actions(state, seat) if a["type"] == "bank_trade"}:
-        n = rules.rate(state, seat, give)
+        n = trade.rate(state, seat, give)
         word = str(pages.RESOURCE_WORDS[give])
         assert f'<option value="{give}">{n} {word}</option>' in gives
 

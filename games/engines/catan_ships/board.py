@@ -49,11 +49,6 @@ def centre(q: int, r: int) -> tuple[float, float]:
     return SQRT3 * (q + r / 2), 1.5 * r
 
 
-def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-
 class Frame:
     """The positions of a set of hexes: corner and edge ids, adjacency and coordinates. Boards
     of the same shape share one frame (cached), whatever their terrains."""

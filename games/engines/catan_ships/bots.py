@@ -11,9 +11,11 @@ from __future__ import annotations
 import random
 
 from games.engines.catan_ships.board import RESOURCES, geometry
-from games.engines.catan_ships.rules import (
-    COST, _free_for_settlement, legal_actions, public_points, rates,
-)
+from games.engines.catan_ships.building import COST
+from games.engines.catan_ships.rules import legal_actions
+from games.engines.catan_ships.scoring import public_points
+from games.engines.catan_ships.state import free_for_settlement
+from games.engines.catan_ships.trade import rates
 
 BUILD = ("build_city", "build_settlement", "build_ship", "build_road", "buy_development")
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -135,7 +137,7 @@ def _target(state, geo, seat) -> dict:
     owner = state["owner"]
     has_settlement = built[1] > 0 and built[2] < 4
     spots = [v for e, o in enumerate(state["roads"]) if o == seat for v in geo.edge_vertices[e]
-             if _free_for_settlement(state, geo, v)]
+             if free_for_settlement(state, geo, v)]
     if spots and built[1] < 5:
         return COST["settlement"]
     if has_settlement and any(o == seat for o in owner):
@@ -174,10 +176,10 @@ def _road_value(state, geo, seat, e) -> float:
     for v in geo.edge_vertices[e]:
         if state["owner"][v] >= 0 and state["owner"][v] != seat:
             continue
-        if _free_for_settlement(state, geo, v):
+        if free_for_settlement(state, geo, v):
             best = max(best, _vertex_value(state, geo, v, seat))
         for u in geo.vertex_adjacent[v]:
-            if _free_for_settlement(state, geo, u):
+            if free_for_settlement(state, geo, u):
                 best = max(best, 0.8 * _vertex_value(state, geo, u, seat))
     return best
 

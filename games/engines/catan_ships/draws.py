@@ -1,7 +1,7 @@
 """How Catan with ships makes its dice from the match's draws, for the fair-dice check (the
 replay and verify pages lay it out; tests replay real games against it). Describes
-games/engines/dice.py's use in rules.py (roll_two, the collision and pirate dice, a card taken
-at random), board.py and state.py (shuffles); plays no part in the game."""
+games/engines/dice.py's use in roll.py and ships.py (roll_two, the collision and pirate dice, a
+card taken at random), board.py and state.py (shuffles); plays no part in the game."""
 from games.engines.dice import one_die, two_dice_of_36
 from games.engines.words import language
 

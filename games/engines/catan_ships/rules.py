@@ -1,5 +1,7 @@
-"""The turn, what is legal, and what an action does: the base game of Catan (with the 5-6 player
-extension) and the ships variant C1-C20.
+"""The turn machinery of Catan with ships: who acts, what is legal, and `apply`, which routes
+each action to the module of its area (placement.py, roll.py, ships.py, building.py, cards.py,
+trade.py) and then asks scoring.py for a win (B-win); the end of a turn and, with 5-6 players,
+the special building phase (B-special-build); unloading at once in any turn (C8).
 
 `apply` never changes its input: it copies the top-level dict and then only the lists and dicts
 it changes (`Work`), never the board's geometry, which lives in board.py's cache.
@@ -8,10 +10,6 @@ Readings (also in docs/rules/catan-ships.md):
 - A turn: roll (or first a knight), then on a 7 the discards, the robber and (ships) the pirate;
   otherwise production and (ships) the sailing phase; then the main phase; with 5-6 players
   the special building phase for every other seat in order.
-- Trade: the active player offers (to some seats or to all, at most MAX_OFFERS offers a turn);
-  an addressed seat answers accept or decline, or declines with a counter-offer, which is a new
-  offer from that seat to the active player; the offerer confirms with one seat that accepted,
-  or withdraws. Offers end with the turn.
 - A player wins during his own turn (also at its start, after the roll of others' ships or his
   special building), with hidden victory points revealed.
 - Phase "pirate" (ships, after a 7's robber) is added to the spec's phases: the roller moves the
@@ -19,194 +17,32 @@ Readings (also in docs/rules/catan-ships.md):
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
-from games.engines import dice
-from games.engines.base import IllegalAction, edition_of
+from games.engines.base import edition_of
 from games.engines.catan_ships.board import RESOURCES, geometry
-from games.engines.catan_ships.book import WORDS
-from games.engines.catan_ships.state import CITIES, ROADS, SETTLEMENTS, SHIPS
-
-COST = {
-    "road": {"brick": 1, "lumber": 1},
-    "settlement": {"brick": 1, "lumber": 1, "wool": 1, "grain": 1},
-    "city": {"grain": 2, "ore": 3},
-    "development": {"ore": 1, "wool": 1, "grain": 1},
-    "ship": {"wool": 1, "lumber": 1, "grain": 1},
-}
-SETTLEMENT_GOODS = ("brick", "lumber", "wool", "grain")
-DEV_KINDS = ("knight", "victory_point", "road_building", "year_of_plenty", "monopoly")
-MAX_OFFERS = 3          # edition 1: offers the active player may make in one turn
-# Edition 2: a bound no table meets (a heavy trader makes a handful of offers a turn); it only
-# stops a runaway client from growing one turn's state without end.
-MAX_OFFERS_2 = 100
-MAX_CARGO = 3
-LONGEST_MIN, ARMY_MIN = 5, 3
-
-
-def refuse(key: str, **fields) -> IllegalAction:
-    return IllegalAction.said(WORDS, key, **fields)
-
-
-class Work:
-    """The state being changed by one apply: each list or dict is copied once, on first write."""
-
-    __slots__ = ("s", "done", "geo")
-
-    def __init__(self, state: dict):
-        self.s = dict(state)
-        self.done: set = set()
-        self.geo = geometry(state["board"])
-
-    def list(self, key: str) -> list:
-        if key not in self.done:
-            self.s[key] = list(self.s[key])
-            self.done.add(key)
-        return self.s[key]
-
-    def dict(self, key: str) -> dict:
-        if key not in self.done:
-            self.s[key] = dict(self.s[key])
-            self.done.add(key)
-        return self.s[key]
-
-    def hand(self, seat: int) -> dict:
-        hands = self.list("hands")
-        k = ("hand", seat)
-        if k not in self.done:
-            hands[seat] = dict(hands[seat])
-            self.done.add(k)
-        return hands[seat]
-
-    def pieces(self, seat: int) -> list:
-        pieces = self.list("pieces")
-        k = ("pieces", seat)
-        if k not in self.done:
-            pieces[seat] = list(pieces[seat])
-            self.done.add(k)
-        return pieces[seat]
-
-    def ship(self, index: int) -> dict:
-        """The ship now at `index`, copied once. Remembered by the ship (seat and number), not
-        by its index: a ship sunk earlier in the same move shifts the later ones down."""
-        ships = self.list("ships")
-        k = ("ship", ships[index]["seat"], ships[index]["number"])
-        if k not in self.done:
-            ships[index] = dict(ships[index], cargo=dict(ships[index]["cargo"]))
-            self.done.add(k)
-        return ships[index]
-
-    def pay(self, seat: int, cost: dict) -> None:
-        hand, bank = self.hand(seat), self.dict("bank")
-        for r, n in cost.items():
-            hand[r] -= n
-            bank[r] += n
-
-    def take(self, seat: int, goods: dict) -> None:
-        hand, bank = self.hand(seat), self.dict("bank")
-        for r, n in goods.items():
-            hand[r] += n
-            bank[r] -= n
-
-    def log(self, seat: int, number: int, what: str, cargo: dict | None = None) -> None:
-        self.list("logbook").append({"round": self.s["round"], "seat": seat, "number": number,
-                                     "what": what, "cargo": dict(cargo or {})})
+from games.engines.catan_ships.building import (
+    build_actions, do_build_city, do_build_road, do_build_settlement, do_build_ship,
+)
+from games.engines.catan_ships.cards import (
+    card_actions, do_buy_development, do_play_knight, do_play_monopoly, do_play_road_building,
+    do_play_year_of_plenty, knight_actions,
+)
+from games.engines.catan_ships.placement import do_place_road, do_place_settlement, setup_actions
+from games.engines.catan_ships.roll import (
+    discard_bundles, do_discard, do_move_pirate, do_move_robber, do_roll, robber_choices,
+)
+from games.engines.catan_ships.scoring import declare_win, total_points
+from games.engines.catan_ships.ships import (
+    do_end_sailing, do_load, do_overboard, do_sail, do_settle, do_ship_trade, do_unload, sail_actions,
+    ship_main_actions,
+)
+from games.engines.catan_ships.state import Work, at_own_shore, refuse
+from games.engines.catan_ships.trade import (
+    answer_actions, do_answer, do_bank_trade, do_confirm, do_offer, do_withdraw, max_offers,
+    offer_actions, offer_targets, rates,
+)
 
 
-# --- facts about a state -------------------------------------------------------------------
-
-def can_afford(hand: dict, cost: dict) -> bool:
-    for r, n in cost.items():
-        if hand[r] < n:
-            return False
-    return True
-
-
-def hidden_points(state: dict, seat: int) -> int:
-    return sum(1 for kind, _ in state["dev"][seat] if kind == "victory_point")
-
-
-def docked_ships(state: dict, seat: int, geo=None) -> int:
-    """C20: own ships on shore edges at an own settlement, city or road."""
-    geo = geo or geometry(state["board"])
-    count = 0
-    for ship in state["ships"]:
-        if ship["seat"] == seat and _at_own_shore(state, geo, ship["edge"], seat, roads=True):
-            count += 1
-    return count
-
-
-def ship_points(state: dict, seat: int, geo=None) -> int:
-    """C20: 2 ships docked at once count 1 point, 3 ships 2 points."""
-    if not state["ships_variant"]:
-        return 0
-    n = docked_ships(state, seat, geo)
-    return 2 if n >= 3 else 1 if n == 2 else 0
-
-
-def public_points(state: dict, seat: int) -> int:
-    built = state["pieces"][seat]
-    points = built[1] + 2 * built[2]
-    if state["longest"] == seat:
-        points += 2
-    if state["army"] == seat:
-        points += 2
-    if state["ships_variant"]:
-        points += ship_points(state, seat)
-    return points
-
-
-def total_points(state: dict, seat: int) -> int:
-    points = public_points(state, seat)
-    for kind, _ in state["dev"][seat]:
-        if kind == "victory_point":
-            points += 1
-    return points
-
-
-def _at_own_shore(state, geo, e: int, seat: int, roads: bool) -> bool:
-    if geo.edge_kind[e] != "coast":
-        return False
-    if roads and state["roads"][e] == seat:
-        return True
-    a, b = geo.edge_vertices[e]
-    return state["owner"][a] == seat or state["owner"][b] == seat
-
-
-def rate(state: dict, seat: int, resource: str, geo=None) -> int:
-    """Bank trade rate: 2 at an own harbour for that resource, 3 at an own 3:1 harbour, else 4."""
-    return rates(state, seat, geo or geometry(state["board"]))[resource]
-
-
-def rates(state: dict, seat: int, geo) -> dict:
-    """The seat's bank trade rate for every resource (a copy). Remembered by what decides it:
-    the board and who holds each harbour corner (values, so a caller that edits the corner
-    list in place still gets the right rates)."""
-    return dict(_cached_rates(geo.key, seat, geo.harbour_holders(state["owner"])))
-
-
-@lru_cache(maxsize=1024)
-def _cached_rates(key: str, seat: int, holders: tuple) -> dict:
-    geo = geometry(key)
-    owner = {v: o for (v, _), o in zip(geo.harbour_corners, holders)}
-    return _rates(owner, seat, geo)
-
-
-def _rates(owner: list, seat: int, geo) -> dict:
-    out = {"brick": 4, "lumber": 4, "wool": 4, "grain": 4, "ore": 4}
-    generic = False
-    for v, kind in geo.harbour_corners:
-        if owner[v] == seat:
-            if kind == "3:1":
-                generic = True
-            else:
-                out[kind] = 2
-    if generic:
-        for r in RESOURCES:
-            if out[r] == 4:
-                out[r] = 3
-    return out
-
+# --- who acts --------------------------------------------------------------------------------
 
 def to_act(state: dict) -> list[int]:
     phase = state["phase"]
@@ -257,165 +93,7 @@ def _unloading_at_once(state: dict) -> bool:
 def _unloadable(state: dict, geo) -> list[dict]:
     """C8: the ships holding cargo while docked at their owner's settlement or city."""
     return [ship for ship in state["ships"]
-            if ship["cargo"] and _at_own_shore(state, geo, ship["edge"], ship["seat"], roads=False)]
-
-
-def max_offers(state: dict) -> int:
-    return MAX_OFFERS if edition_of(state) < 2 else MAX_OFFERS_2
-
-
-def _offer_targets(state: dict, offer: dict) -> list[int]:
-    if offer["to"] is None:
-        return [s for s in range(state["players"]) if s != offer["from"]]
-    return offer["to"]
-
-
-def sailing_view(state: dict):
-    sailing = state.get("sailing")
-    if not sailing:
-        return None
-    return {"queue": list(sailing["queue"]), "number": sailing["number"],
-            "pending": {k: dict(v) for k, v in sailing["pending"].items()}}
-
-
-# --- geometry helpers on a state -------------------------------------------------------------
-
-def _free_for_settlement(state, geo, v: int) -> bool:
-    owner = state["owner"]
-    if owner[v] >= 0 or not geo.vertex_on_land[v]:
-        return False
-    for u in geo.vertex_adjacent[v]:
-        if owner[u] >= 0:
-            return False
-    return True
-
-
-def _road_spots(state, geo, seat: int) -> list[int]:
-    """Empty road edges joined to the seat's network (not through an opponent's building)."""
-    roads, owner = state["roads"], state["owner"]
-    spots = set()
-    for e, o in enumerate(roads):
-        if o != seat:
-            continue
-        for v in geo.edge_vertices[e]:
-            if owner[v] >= 0 and owner[v] != seat:
-                continue
-            for f in geo.vertex_edges[v]:
-                if roads[f] < 0 and geo.road_edge[f]:
-                    spots.add(f)
-    for v, o in enumerate(owner):
-        if o == seat:
-            for f in geo.vertex_edges[v]:
-                if roads[f] < 0 and geo.road_edge[f]:
-                    spots.add(f)
-    return sorted(spots)
-
-
-def _road_ok(state, geo, seat: int, e: int) -> bool:
-    roads, owner = state["roads"], state["owner"]
-    if not (0 <= e < geo.edge_count) or roads[e] >= 0 or not geo.road_edge[e]:
-        return False
-    for v in geo.edge_vertices[e]:
-        if owner[v] == seat:
-            return True
-        if owner[v] >= 0:
-            continue
-        for f in geo.vertex_edges[v]:
-            if f != e and roads[f] == seat:
-                return True
-    return False
-
-
-def _settlement_spots(state, geo, seat: int) -> list[int]:
-    roads = state["roads"]
-    spots = set()
-    for e, o in enumerate(roads):
-        if o == seat:
-            for v in geo.edge_vertices[e]:
-                if _free_for_settlement(state, geo, v):
-                    spots.add(v)
-    return sorted(spots)
-
-
-def road_length(state: dict, seat: int, geo=None) -> int:
-    """The longest trail of the seat's roads (no edge twice); an opponent's building breaks it.
-
-    A longest trail can be taken to start at a network end: a corner with one or three of the
-    seat's roads, or an opponent's building. (A trail starting at a free corner with two roads
-    either extends there or is closed, and a closed trail can start at any of its corners with
-    three roads.) Only a component that is a plain ring has no end; its length is its size."""
-    geo = geo or geometry(state["board"])
-    roads, owner = state["roads"], state["owner"]
-    vertex_edges, edge_vertices = geo.vertex_edges, geo.edge_vertices
-    mine = [e for e, o in enumerate(roads) if o == seat]
-    if len(mine) <= 1:
-        return len(mine)
-    degree: dict = {}
-    for e in mine:
-        for v in edge_vertices[e]:
-            degree[v] = degree.get(v, 0) + 1
-    ends = [v for v, d in degree.items() if d != 2 or (owner[v] >= 0 and owner[v] != seat)]
-    best = 0
-    used = set()
-    total = len(mine)
-
-    def walk(v: int, length: int) -> None:
-        nonlocal best
-        if length > best:
-            best = length
-        if length and owner[v] >= 0 and owner[v] != seat:
-            return
-        for f in vertex_edges[v]:
-            if roads[f] == seat and f not in used:
-                used.add(f)
-                a, b = edge_vertices[f]
-                walk(b if a == v else a, length + 1)
-                used.discard(f)
-
-    for v in sorted(ends):
-        walk(v, 0)
-        if best == total:
-            return best
-    # Rings with no end anywhere in their component.
-    seen = set()
-    for v in sorted(ends):
-        _component(v, roads, seat, vertex_edges, edge_vertices, seen)
-    for e in mine:
-        if e not in seen:
-            ring: set = set()
-            _component(edge_vertices[e][0], roads, seat, vertex_edges, edge_vertices, ring)
-            seen |= ring
-            best = max(best, len(ring))
-    return best
-
-
-def _component(v, roads, seat, vertex_edges, edge_vertices, seen: set) -> None:
-    stack = [v]
-    while stack:
-        u = stack.pop()
-        for f in vertex_edges[u]:
-            if roads[f] == seat and f not in seen:
-                seen.add(f)
-                a, b = edge_vertices[f]
-                stack.append(b if a == u else a)
-
-
-def _update_longest(w: Work, seats) -> list[dict]:
-    s = w.s
-    lengths = w.list("road_length")
-    for seat in seats:
-        lengths[seat] = road_length(s, seat, w.geo)
-    holder = s["longest"]
-    top = max(lengths)
-    if holder is not None and lengths[holder] == top and top >= LONGEST_MIN:
-        return []
-    leaders = [p for p, n in enumerate(lengths) if n == top]
-    new = leaders[0] if top >= LONGEST_MIN and len(leaders) == 1 else None
-    if new == holder:
-        return []
-    s["longest"] = new
-    return [{"type": "longest_road", "seat": new, "length": top if new is not None else None,
-             "lost_by": holder}]
+            if ship["cargo"] and at_own_shore(state, geo, ship["edge"], ship["seat"], roads=False)]
 
 
 # --- legal actions ---------------------------------------------------------------------------
@@ -439,143 +117,36 @@ def legal_actions(state: dict, seat) -> list[dict]:
 def _legal(state: dict, geo, seat: int) -> list[dict]:
     phase = state["phase"]
     if phase == "setup":
-        return _legal_setup(state, geo)
+        return setup_actions(state, geo)
     if phase == "roll":
         out = [{"type": "roll"}]
         if edition_of(state) >= 2:
-            return out + _dev_actions(state, geo, seat)    # any card before the roll
-        out += _knight_actions(state, geo, seat)
+            return out + card_actions(state, geo, seat)    # any card before the roll
+        out += knight_actions(state, geo, seat)
         return out
     if phase == "discard":
-        return [{"type": "discard", "cards": c} for c in _discard_bundles(state["hands"][seat],
+        return [{"type": "discard", "cards": c} for c in discard_bundles(state["hands"][seat],
                                                                           state["discarding"][str(seat)])]
     if phase == "robber":
-        return [{"type": "move_robber", "hex": h, "steal_from": v} for h, v in _robber_choices(state, geo, seat)]
+        return [{"type": "move_robber", "hex": h, "steal_from": v} for h, v in robber_choices(state, geo, seat)]
     if phase == "pirate":
         out = [{"type": "move_pirate", "edge": e} for e in geo.edge_adjacent[state["pirate"]] if geo.ship_edge[e]]
         return out + [{"type": "move_pirate", "edge": None}]
     if phase == "sail":
-        return _legal_sail(state, geo, seat)
+        return sail_actions(state, geo, seat)
     if phase == "special_build":
-        return _build_actions(state, geo, seat) + [{"type": "pass"}]
+        return build_actions(state, geo, seat) + [{"type": "pass"}]
     if phase == "main":
         if seat != state["current"]:
-            return _answer_actions(state, seat)
+            return answer_actions(state, seat)
         return _legal_main(state, geo, seat)
     return []
 
 
-def _legal_setup(state, geo) -> list[dict]:
-    v0 = state["setup_vertex"]
-    if v0 is None:
-        return [{"type": "place_settlement", "vertex": v} for v in range(geo.vertex_count)
-                if _free_for_settlement(state, geo, v)]
-    return [{"type": "place_road", "edge": e} for e in geo.vertex_edges[v0]
-            if state["roads"][e] < 0 and geo.road_edge[e]]
-
-
-def _robber_choices(state, geo, seat, only=None) -> list[tuple]:
-    """(hex, victim) pairs for moving the robber: each land hex but its own, with each opponent
-    who has a building there and cards in hand, or None where there is nobody to rob."""
-    out = []
-    owner, hands = state["owner"], state["hands"]
-    robber = state["robber"]
-    for h in (geo.land_hexes if only is None else (only,)):
-        if h == robber:
-            continue
-        victims = set()
-        for v in geo.hex_vertices[h]:
-            o = owner[v]
-            if o >= 0 and o != seat and o not in victims:
-                hand = hands[o]
-                if hand["brick"] or hand["lumber"] or hand["wool"] or hand["grain"] or hand["ore"]:
-                    victims.add(o)
-        if victims:
-            out += [(h, v) for v in sorted(victims)]
-        else:
-            out.append((h, None))
-    return out
-
-
-def _can_play_dev(state, seat, kind) -> bool:
-    if state["played_dev"]:
-        return False
-    turn = state["turn"]
-    return any(k == kind and t < turn for k, t in state["dev"][seat])
-
-
-def _knight_actions(state, geo, seat) -> list[dict]:
-    if not _can_play_dev(state, seat, "knight"):
-        return []
-    return [{"type": "play_knight", "hex": h, "steal_from": v} for h, v in _robber_choices(state, geo, seat)]
-
-
-def _discard_bundles(hand: dict, n: int) -> list[dict]:
-    """A few representative ways to discard n cards: from the biggest piles, keeping building
-    goods (ore and wool first), keeping city goods (brick and lumber first)."""
-    bundles = []
-    for order in (None, ("ore", "wool", "grain", "brick", "lumber"), ("brick", "lumber", "wool", "grain", "ore")):
-        left = dict(hand)
-        out = {}
-        for _ in range(n):
-            if order is None:
-                r = max(RESOURCES, key=lambda x: (left[x], -RESOURCES.index(x)))
-            else:
-                r = next(x for x in order if left[x] > 0)
-            left[r] -= 1
-            out[r] = out.get(r, 0) + 1
-        if out not in bundles:
-            bundles.append(out)
-    return bundles
-
-
-def _build_actions(state, geo, seat) -> list[dict]:
-    hand = state["hands"][seat]
-    brick, lumber, wool, grain, ore = hand["brick"], hand["lumber"], hand["wool"], hand["grain"], hand["ore"]
-    built = state["pieces"][seat]
-    out = []
-    if brick and lumber:
-        if built[0] < ROADS:
-            out += [{"type": "build_road", "edge": e} for e in _road_spots(state, geo, seat)]
-        if wool and grain and built[1] < SETTLEMENTS:
-            out += [{"type": "build_settlement", "vertex": v} for v in _settlement_spots(state, geo, seat)]
-    if grain >= 2 and ore >= 3 and built[2] < CITIES:
-        city = state["city"]
-        out += [{"type": "build_city", "vertex": v} for v, o in enumerate(state["owner"])
-                if o == seat and not city[v]]
-    if wool and grain:
-        if lumber and state["ships_variant"]:
-            out += [{"type": "build_ship", "edge": e} for e in _ship_spots(state, geo, seat)]
-        if ore and state["deck"]:
-            out.append({"type": "buy_development"})
-    return out
-
-
-def _dev_actions(state, geo, seat) -> list[dict]:
-    """The development cards the seat may play now: one a turn, none bought this turn."""
-    out = []
-    if not state["played_dev"] and state["dev"][seat]:
-        turn = state["turn"]
-        playable = {k for k, t in state["dev"][seat] if t < turn}
-        if "knight" in playable:
-            out += _knight_actions(state, geo, seat)
-        if "road_building" in playable:
-            out += [{"type": "play_road_building", "edges": pair} for pair in _road_pairs(state, geo, seat)]
-        if "year_of_plenty" in playable:
-            bank = state["bank"]
-            for i, a in enumerate(RESOURCES):
-                for b in RESOURCES[i:]:
-                    if bank[a] >= 1 + (a == b) and bank[b] >= 1:
-                        out.append({"type": "play_year_of_plenty", "resources": [a, b]})
-        if "monopoly" in playable:
-            out += [{"type": "play_monopoly", "resource": r} for r in RESOURCES]
-    return out
-
-
 def _legal_main(state, geo, seat) -> list[dict]:
-    out = _build_actions(state, geo, seat)
+    out = build_actions(state, geo, seat)
     hand = state["hands"][seat]
-    out += _dev_actions(state, geo, seat)
+    out += card_actions(state, geo, seat)
     bank = state["bank"]
     seat_rates = None
     for r in RESOURCES:
@@ -585,175 +156,10 @@ def _legal_main(state, geo, seat) -> list[dict]:
             if hand[r] >= seat_rates[r]:
                 out += [{"type": "bank_trade", "give": r, "get": g} for g in RESOURCES if g != r and bank[g]]
     if state["offers"] or state["offers_made"] < max_offers(state):
-        out += _offer_actions(state, seat)
+        out += offer_actions(state, seat)
     if state["ships_variant"]:
-        out += _ship_main_actions(state, geo, seat)
+        out += ship_main_actions(state, geo, seat)
     out.append({"type": "end_turn"})
-    return out
-
-
-def _road_pairs(state, geo, seat) -> list[list[int]]:
-    """A few ways to place the road building card's two roads (one if only one fits)."""
-    left = ROADS - state["pieces"][seat][0]
-    if left <= 0:
-        return []
-    firsts = _road_spots(state, geo, seat)[:3]
-    out = []
-    for e in firsts:
-        if left == 1:
-            out.append([e])
-            continue
-        roads = list(state["roads"])
-        roads[e] = seat
-        trial = dict(state, roads=roads)
-        seconds = [f for f in _road_spots(trial, geo, seat) if f != e][:2]
-        out += [[e, f] for f in seconds] or [[e]]
-    return out
-
-
-def _offer_actions(state, seat) -> list[dict]:
-    out = []
-    for offer in state["offers"]:
-        if offer["from"] == seat:
-            for s, answer in offer["answers"].items():
-                if answer == "accept" and can_afford(state["hands"][int(s)], offer["get"]) and \
-                        can_afford(state["hands"][seat], offer["give"]):
-                    out.append({"type": "confirm", "offer": offer["id"], "with": int(s)})
-            out.append({"type": "withdraw", "offer": offer["id"]})
-    out += _answer_actions(state, seat)
-    if state["offers_made"] < max_offers(state):
-        hand = state["hands"][seat]
-        most = least = RESOURCES[0]
-        for r in RESOURCES:
-            if hand[r] > hand[most]:
-                most = r
-            if hand[r] < hand[least]:
-                least = r
-        if hand[most] and most != least:
-            out.append({"type": "offer", "give": {most: 1}, "get": {least: 1}, "to": None})
-    return out
-
-
-def _answer_actions(state, seat) -> list[dict]:
-    out = []
-    for offer in state["offers"]:
-        if seat in _offer_targets(state, offer) and str(seat) not in offer["answers"]:
-            if can_afford(state["hands"][seat], offer["get"]):
-                out.append({"type": "answer", "offer": offer["id"], "accept": True})
-            out.append({"type": "answer", "offer": offer["id"], "accept": False})
-        elif offer["from"] == seat and seat != state["current"]:
-            for s, answer in offer["answers"].items():
-                if answer == "accept":
-                    out.append({"type": "confirm", "offer": offer["id"], "with": int(s)})
-            out.append({"type": "withdraw", "offer": offer["id"]})
-    return out
-
-
-# --- ships -----------------------------------------------------------------------------------
-
-def _ship_capacity_ok(state, geo, e: int, moving=None) -> bool:
-    """C15: at most 2 ships share an open-sea edge, at most 1 a shore edge."""
-    here = sum(1 for i, s in enumerate(state["ships"]) if s["edge"] == e and i != moving)
-    return here < (2 if geo.edge_kind[e] == "sea" else 1)
-
-
-def _ship_spots(state, geo, seat) -> list[int]:
-    """C5-C6: an edge at an own settlement or city that touches water, holding no opponent's road."""
-    if sum(1 for s in state["ships"] if s["seat"] == seat) >= SHIPS:
-        return []
-    spots = set()
-    for v, o in enumerate(state["owner"]):
-        if o != seat:
-            continue
-        for e in geo.vertex_edges[v]:
-            if geo.ship_edge[e] and state["roads"][e] in (-1, seat) and _ship_capacity_ok(state, geo, e):
-                spots.add(e)
-    return sorted(spots)
-
-
-def _ship_index(state, seat, number) -> int:
-    if type(number) is not int:
-        raise refuse("error.no_such_ship", number=number)
-    for i, s in enumerate(state["ships"]):
-        if s["seat"] == seat and s["number"] == number:
-            return i
-    raise refuse("error.no_such_ship", number=number)
-
-
-def _ship_main_actions(state, geo, seat) -> list[dict]:
-    out = []
-    hand = state["hands"][seat]
-    for ship in state["ships"]:
-        if ship["seat"] != seat:
-            continue
-        n, cargo = ship["number"], ship["cargo"]
-        load = sum(cargo.values())
-        if _at_own_shore(state, geo, ship["edge"], seat, roads=False):
-            if load:
-                out.append({"type": "unload", "ship": n})
-            if load < MAX_CARGO:
-                out += [{"type": "load", "ship": n, "cargo": {r: 1}} for r in RESOURCES if hand[r]]
-        kind = geo.edge_harbour.get(ship["edge"])
-        if kind:
-            for r in RESOURCES:
-                need = 2 if kind == r else 3 if kind == "3:1" else None
-                if need and cargo.get(r, 0) >= need:
-                    out += [{"type": "ship_trade", "ship": n, "give": r, "get": g} for g in RESOURCES
-                            if g != r and state["bank"][g]]
-    return out
-
-
-def _can_gather(state, geo, ship: dict, h: int) -> bool:
-    """C12 (a)-(b): no foreign building at the ship's edge, no foreign road on it, and at most one
-    building (any owner's, cities too) on the hex."""
-    seat, e = ship["seat"], ship["edge"]
-    owner = state["owner"]
-    if state["roads"][e] not in (-1, seat):
-        return False
-    for v in geo.edge_vertices[e]:
-        if owner[v] >= 0 and owner[v] != seat:
-            return False
-    return sum(1 for v in geo.hex_vertices[h] if owner[v] >= 0) <= 1
-
-
-def _settle_vertices(state, geo, ship: dict, h: int) -> list[int]:
-    """C14: the corners of the ship's edge where its settlement may stand."""
-    fourth = geo.resource[h]
-    if fourth not in SETTLEMENT_GOODS or state["pieces"][ship["seat"]][1] >= SETTLEMENTS:
-        return []
-    cargo = ship["cargo"]
-    if any(cargo.get(r, 0) < 1 for r in SETTLEMENT_GOODS if r != fourth):
-        return []
-    return [v for v in geo.edge_vertices[ship["edge"]] if _free_for_settlement(state, geo, v)]
-
-
-def _legal_sail(state, geo, seat) -> list[dict]:
-    pending = state["sailing"]["pending"]
-    out = []
-    for ship in state["ships"]:
-        if ship["seat"] != seat:
-            continue
-        p = pending.get(f"{seat}-{ship['number']}")
-        n = ship["number"]
-        if p:
-            if p.get("overboard"):
-                # Edition 2: nothing to throw cargo for once the bank has none of it.
-                if edition_of(state) < 2 or state["bank"][p["overboard"]] > 0:
-                    out += [{"type": "overboard", "ship": n, "resource": r} for r in RESOURCES if ship["cargo"].get(r)]
-                out.append({"type": "overboard", "ship": n, "resource": None})
-            if p.get("settle"):
-                land = geo.edge_land_hexes[ship["edge"]][0]
-                still = _settle_vertices(state, geo, ship, land)
-                out += [{"type": "settle", "ship": n, "vertex": v} for v in p["settle"] if v in still]
-                out.append({"type": "settle", "ship": n, "vertex": None})
-            if p.get("moves"):
-                index = state["ships"].index(ship)
-                out += [{"type": "sail", "ship": n, "edge": e} for e in p["moves"]
-                        if _ship_capacity_ok(state, geo, e, moving=index)]
-                out.append({"type": "sail", "ship": n, "edge": None})
-        if ship["cargo"] and _at_own_shore(state, geo, ship["edge"], seat, roads=False):
-            out.append({"type": "unload", "ship": n})
-    out.append({"type": "end_sailing"})
     return out
 
 
@@ -784,877 +190,11 @@ def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
     if s["phase"] not in ("over", "setup", "special_build"):
         current = s["current"]
         if total_points(s, current) >= s["goal"]:
-            _win(w, current, events)
+            declare_win(w, current, events)
     return s, events
 
 
-def _win(w: Work, seat: int, events: list) -> None:
-    s = w.s
-    s["phase"] = "over"
-    s["winner"] = seat
-    s["offers"] = []
-    s["sailing"] = None
-    events.append({"type": "win", "seat": seat, "points": total_points(s, seat),
-                   "victory_cards": hidden_points(s, seat)})
-
-
-def _int(action: dict, key: str, limit: int) -> int:
-    value = action.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
-        raise refuse("error.bad_field", field=key)
-    return value
-
-
-def _resource(value) -> str:
-    if value not in RESOURCES:
-        raise refuse("error.bad_resource", resource=value)
-    return value
-
-
-def _goods(value) -> dict:
-    if not isinstance(value, dict) or not value:
-        raise refuse("error.bad_goods")
-    out = {}
-    for r, n in value.items():
-        _resource(r)
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise refuse("error.bad_goods")
-        if n:
-            out[r] = n
-    if not out:
-        raise refuse("error.bad_goods")
-    return out
-
-
-# setup
-
-def _place_settlement(w: Work, seat, action, events) -> None:
-    s, geo = w.s, w.geo
-    if s["setup_vertex"] is not None:
-        raise refuse("error.place_road_first")
-    v = _int(action, "vertex", geo.vertex_count)
-    if not _free_for_settlement(s, geo, v):
-        raise refuse("error.settlement_spot")
-    w.list("owner")[v] = seat
-    w.pieces(seat)[1] += 1
-    s["setup_vertex"] = v
-    events.append({"type": "placed_settlement", "seat": seat, "vertex": v})
-    if s["setup_step"] >= s["players"]:
-        goods = {}
-        for h in geo.vertex_land_hexes[v]:
-            r = geo.resource[h]
-            if r and s["bank"][r] - goods.get(r, 0) > 0:
-                goods[r] = goods.get(r, 0) + 1
-        if goods:
-            w.take(seat, goods)
-            events.append({"type": "start_goods", "seat": seat, "goods": goods})
-
-
-def _place_road(w: Work, seat, action, events) -> None:
-    s, geo = w.s, w.geo
-    v0 = s["setup_vertex"]
-    if v0 is None:
-        raise refuse("error.place_settlement_first")
-    e = _int(action, "edge", geo.edge_count)
-    if e not in geo.vertex_edges[v0] or s["roads"][e] >= 0 or not geo.road_edge[e]:
-        raise refuse("error.road_spot")
-    w.list("roads")[e] = seat
-    w.pieces(seat)[0] += 1
-    w.list("road_length")[seat] = 1 if s["road_length"][seat] == 0 else road_length(s, seat, geo)
-    s["setup_vertex"] = None
-    s["setup_step"] += 1
-    events.append({"type": "placed_road", "seat": seat, "edge": e})
-    if s["setup_step"] >= len(s["setup_order"]):
-        s["phase"] = "roll"
-        s["current"] = 0
-        s["turn"] = 1
-        events.append({"type": "turn", "seat": 0, "round": s["round"]})
-    else:
-        s["current"] = s["setup_order"][s["setup_step"]]
-
-
-# the roll
-
-def _roll(w: Work, seat, action, events) -> None:
-    s, geo = w.s, w.geo
-    faces = roll_two(s)
-    total = faces[0] + faces[1]
-    s["dice"] = faces
-    s["rolled"] = True
-    events.append({"type": "roll", "seat": seat, "dice": faces})
-    if total == 7:
-        discarding = {}
-        for p in range(s["players"]):
-            n = sum(s["hands"][p].values())
-            if n > 7:
-                discarding[str(p)] = n // 2
-        s["discarding"] = discarding
-        if discarding:
-            s["phase"] = "discard"
-            events.append({"type": "must_discard", "seat": seat, "discarding": dict(discarding)})
-        else:
-            s["phase"] = "robber"
-        return
-    overboard, settle = _produce(w, total, events)
-    _start_sailing(w, total, overboard, settle, events)
-
-
-def roll_two(state: dict) -> list[int]:
-    """The turn's two dice from one draw (36 equally likely pairs); advances the counter."""
-    first, second = divmod(dice.draw(state, 36), 6)
-    return [first + 1, second + 1]
-
-
-def _produce(w: Work, total: int, events: list) -> tuple[dict, dict]:
-    """Every settlement and city on a hex with that number takes its goods, and (C12) every ship
-    that may gather there. Bank shortage: if the bank can't pay everyone a resource, nobody gets
-    it, unless only one player is owed it (he gets what is left)."""
-    s, geo = w.s, w.geo
-    robber, owner, city = s["robber"], s["owner"], s["city"]
-    owed: dict = {}          # resource -> {seat: cards to hand}
-    ship_owed: dict = {}     # resource -> [ship index]
-    full_owed: dict = {}     # resource -> [index of a full ship that could take it]
-    overboard, settle = {}, {}
-    for h in geo.land_by_number.get(total, ()):
-        if h == robber:
-            continue
-        r = geo.resource[h]
-        for v in geo.hex_vertices[h]:
-            o = owner[v]
-            if o >= 0:
-                per = owed.setdefault(r, {})
-                per[o] = per.get(o, 0) + 1 + city[v]
-    if s["ships_variant"] and s["ships"]:
-        for i, ship in enumerate(s["ships"]):
-            for h in geo.edge_land_hexes[ship["edge"]]:
-                if geo.number[h] != total or h == robber or not _can_gather(s, geo, ship, h):
-                    continue
-                r = geo.resource[h]
-                key = f"{ship['seat']}-{ship['number']}"
-                spots = _settle_vertices(s, geo, ship, h)
-                if spots:
-                    settle[key] = spots
-                if sum(ship["cargo"].values()) < MAX_CARGO:
-                    ship_owed.setdefault(r, []).append(i)
-                else:
-                    overboard[key] = r
-                    full_owed.setdefault(r, []).append(i)
-    shortage = edition_of(s) >= 2
-    gains = {}
-    for r in RESOURCES:
-        if r not in owed and r not in ship_owed and r not in full_owed:
-            continue  # nobody is owed it (most resources on most rolls)
-        hands = owed.get(r, {})
-        ships = ship_owed.get(r, [])
-        # Edition 2: a full ship is owed the resource too (it may throw cargo for it), so the
-        # shortage rule counts it and, where nobody gets the resource, it gets no choice.
-        full = full_owed.get(r, []) if shortage else []
-        want = sum(hands.values()) + len(ships) + len(full)
-        if not want:
-            continue
-        seats = set(hands) | {s["ships"][i]["seat"] for i in ships + full}
-        left = s["bank"][r]
-        paid = want <= left or len(seats) == 1
-        if not paid:
-            events.append({"type": "shortage", "resource": r})
-        else:
-            for p, n in sorted(hands.items()):
-                n = min(n, left)
-                if n:
-                    w.take(p, {r: n})
-                    left -= n
-                    gains.setdefault(str(p), {})[r] = gains.setdefault(str(p), {}).get(r, 0) + n
-            for i in ships:
-                if left <= 0:
-                    break
-                ship = w.ship(i)
-                ship["cargo"][r] = ship["cargo"].get(r, 0) + 1
-                w.dict("bank")[r] -= 1
-                left -= 1
-                w.log(ship["seat"], ship["number"], "gathered", {r: 1})
-        if full and (not paid or left <= 0):
-            # Nobody got it, or one seat owed more than the bank had took what was left: a full
-            # ship has nothing to throw cargo for.
-            for i in full:
-                overboard.pop(f"{s['ships'][i]['seat']}-{s['ships'][i]['number']}")
-    if gains:
-        events.append({"type": "produced", "number": total, "gains": gains})
-    return overboard, settle
-
-
-def _start_sailing(w: Work, total: int, overboard: dict, settle: dict, events: list) -> None:
-    """C10-C11: after production, ships move in player order from the active player; a full
-    ship's C12 choice and a C14 conversion are offered in the same phase."""
-    s, geo = w.s, w.geo
-    if not s["ships_variant"] or not s["ships"]:
-        s["phase"] = "main"
-        return
-    pending = {}
-    for ship in s["ships"]:
-        key = f"{ship['seat']}-{ship['number']}"
-        moves = []
-        for water, pair in geo.wind[ship["edge"]]:
-            if geo.number[water] == total:
-                moves += [e for e in pair if e not in moves]
-        entry = {}
-        if moves:
-            entry["moves"] = moves
-        if key in overboard:
-            entry["overboard"] = overboard[key]
-        if key in settle:
-            entry["settle"] = settle[key]
-        if entry:
-            pending[key] = entry
-    n = s["players"]
-    owners = {int(k.split("-")[0]) for k in pending}
-    queue = [(s["current"] + i) % n for i in range(n) if (s["current"] + i) % n in owners]
-    if not queue:
-        s["phase"] = "main"
-        return
-    s["phase"] = "sail"
-    s["sailing"] = {"queue": queue, "number": total, "pending": pending,
-                    "start": {f"{x['seat']}-{x['number']}": x["edge"] for x in s["ships"]}}
-    events.append({"type": "sailing", "seat": s["current"], "number": total})
-
-
-# sailing phase
-
-def _sail_entry(w: Work, seat, action) -> tuple[int, str, dict]:
-    number = action.get("ship")
-    index = _ship_index(w.s, seat, number)
-    key = f"{seat}-{number}"
-    return index, key, w.s["sailing"]["pending"].get(key, {})
-
-
-def _set_pending(w: Work, key: str, entry: dict) -> None:
-    sailing = dict(w.s["sailing"])
-    pending = dict(sailing["pending"])
-    if entry:
-        pending[key] = entry
-    else:
-        pending.pop(key, None)
-    sailing["pending"] = pending
-    w.s["sailing"] = sailing
-
-
-def _sail(w: Work, seat, action, events) -> None:
-    s, geo = w.s, w.geo
-    index, key, entry = _sail_entry(w, seat, action)
-    if "moves" not in entry:
-        raise refuse("error.no_wind")
-    e = action.get("edge")
-    if e is not None:
-        if e not in entry["moves"]:
-            raise refuse("error.sail_where")
-        if not _ship_capacity_ok(s, geo, e, moving=index):
-            raise refuse("error.edge_full")
-        ship = w.ship(index)
-        events.append({"type": "sailed", "seat": seat, "number": ship["number"], "edge": e, "from_edge": ship["edge"]})
-        ship["edge"] = e
-    # Sailing ends the ship's choices for this phase (C12 and C14 are decided before it moves).
-    _set_pending(w, key, {})
-    _after_sail_action(w, seat, events)
-
-
-def _overboard(w: Work, seat, action, events) -> None:
-    s = w.s
-    index, key, entry = _sail_entry(w, seat, action)
-    if "overboard" not in entry:
-        raise refuse("error.nothing_to_gather")
-    r = action.get("resource")
-    new = entry["overboard"]
-    if r is not None:
-        _resource(r)
-        if edition_of(s) >= 2 and s["bank"][new] < 1:
-            raise refuse("error.bank_short")
-        ship = w.ship(index)
-        if not ship["cargo"].get(r):
-            raise refuse("error.not_in_hold", resource=r)
-        bank = w.dict("bank")
-        ship["cargo"][r] -= 1
-        if not ship["cargo"][r]:
-            del ship["cargo"][r]
-        bank[r] += 1
-        w.log(seat, ship["number"], "lost_cargo", {r: 1})
-        if bank[new] > 0:
-            bank[new] -= 1
-            ship["cargo"][new] = ship["cargo"].get(new, 0) + 1
-            w.log(seat, ship["number"], "gathered", {new: 1})
-        events.append({"type": "overboard", "seat": seat, "number": ship["number"], "resource": r, "took": new})
-    rest = {k: v for k, v in entry.items() if k != "overboard"}
-    _set_pending(w, key, rest)
-    _after_sail_action(w, seat, events)
-
-
-def _settle(w: Work, seat, action, events) -> None:
-    """C14: the ship becomes a settlement on a free corner of its edge and leaves the game."""
-    s, geo = w.s, w.geo
-    index, key, entry = _sail_entry(w, seat, action)
-    if "settle" not in entry:
-        raise refuse("error.cannot_settle")
-    v = action.get("vertex")
-    if v is not None:
-        if v not in entry["settle"] or not _free_for_settlement(s, geo, v) or \
-                s["pieces"][seat][1] >= SETTLEMENTS:
-            raise refuse("error.settlement_spot")
-        land = geo.edge_land_hexes[s["ships"][index]["edge"]][0]
-        if not _settle_vertices(s, geo, s["ships"][index], land):
-            raise refuse("error.cannot_settle")     # the hold changed since the roll
-        ship = w.ship(index)
-        fourth = geo.resource[land]
-        cargo = ship["cargo"]
-        # a ship holding the three is full (C7), so the fourth was never gathered into it
-        used = {r: 1 for r in SETTLEMENT_GOODS if r != fourth}
-        bank = w.dict("bank")
-        for r, n in used.items():
-            cargo[r] -= n
-            bank[r] += n
-        rest = {r: n for r, n in cargo.items() if n}
-        if rest:  # reading: what else the hold carried goes ashore into the hand
-            hand = w.hand(seat)
-            for r, n in rest.items():
-                hand[r] += n
-        w.log(seat, ship["number"], "settled", used)
-        w.list("ships").pop(index)
-        w.list("owner")[v] = seat
-        w.pieces(seat)[1] += 1
-        events.append({"type": "settled", "seat": seat, "number": ship["number"], "vertex": v})
-        events += _update_longest(w, [p for p in range(s["players"]) if p != seat])
-        _set_pending(w, key, {})
-    else:
-        _set_pending(w, key, {k: x for k, x in entry.items() if k != "settle"})
-    _after_sail_action(w, seat, events)
-
-
-def _end_sailing(w: Work, seat, action, events) -> None:
-    sailing = w.s["sailing"]
-    keep = {k: v for k, v in sailing["pending"].items() if not k.startswith(f"{seat}-")}
-    w.s["sailing"] = dict(sailing, pending=keep)
-    _after_sail_action(w, seat, events)
-
-
-def _after_sail_action(w: Work, seat, events) -> None:
-    """Next seat with ships to move; after the last, collisions (C16) and the main phase."""
-    s = w.s
-    sailing = s["sailing"]
-    queue = list(sailing["queue"])
-    pending = sailing["pending"]
-    while queue and not any(k.startswith(f"{queue[0]}-") for k in pending):
-        queue.pop(0)
-    if queue:
-        s["sailing"] = dict(sailing, queue=queue)
-        return
-    start = sailing["start"]
-    s["sailing"] = None
-    s["phase"] = "main"
-    _collisions(w, start, events)
-
-
-COLLISION = {2: "sunk", 3: "all", 4: 2, 5: 1}
-
-
-def _collisions(w: Work, start: dict, events: list) -> None:
-    """C16: two ships side by side on one edge after the phase (not both there before) roll two
-    dice each: 2 sinks, 3 loses all cargo, 4 two, 5 one, 6-12 nothing."""
-    s, geo = w.s, w.geo
-    by_edge: dict = {}
-    for ship in s["ships"]:
-        by_edge.setdefault(ship["edge"], []).append(f"{ship['seat']}-{ship['number']}")
-    for e in sorted(by_edge):
-        keys = by_edge[e]
-        if len(keys) < 2 or all(start.get(k) == e for k in keys):
-            continue
-        for key in keys:
-            seat, number = (int(x) for x in key.split("-"))
-            index = _ship_index(s, seat, number)
-            faces = dice.roll(s, 2)
-            outcome = COLLISION.get(sum(faces))
-            event = {"type": "collision", "seat": seat, "number": number, "dice": faces, "edge": e}
-            events.append(event)
-            _damage(w, index, outcome, event, commission_to=None)
-
-
-def _damage(w: Work, index: int, outcome, event: dict, commission_to) -> None:
-    """Apply a C16/C18 outcome to one ship: "sunk", "all" cargo lost, or n cargo lost at random.
-    With a commission (C18), the pirate's mover draws one lost resource if there was more than one."""
-    s = w.s
-    ship = w.ship(index)
-    cargo = ship["cargo"]
-    held = sum(cargo.values())
-    if outcome is None:
-        event["outcome"] = "nothing"
-        return
-    count = held if outcome in ("sunk", "all") else min(outcome, held)
-    lost = {}
-    for _ in range(count):
-        pile = [r for r in RESOURCES for _ in range(cargo.get(r, 0))]
-        r = pile[dice.draw(s, len(pile))]
-        cargo[r] -= 1
-        if not cargo[r]:
-            del cargo[r]
-        lost[r] = lost.get(r, 0) + 1
-    bank = w.dict("bank")
-    if commission_to is not None and held > 1 and lost:
-        pile = [r for r in RESOURCES for _ in range(lost.get(r, 0))]
-        r = pile[dice.draw(s, len(pile))]
-        lost[r] -= 1
-        w.hand(commission_to)[r] += 1
-        event["commission"] = r
-    for r, n in lost.items():
-        bank[r] += n
-    lost = {r: n for r, n in lost.items() if n}
-    event["lost"] = lost
-    if outcome == "sunk":
-        event["outcome"] = "sunk"
-        w.log(ship["seat"], ship["number"], "sunk", lost)
-        w.list("ships").pop(index)
-    else:
-        event["outcome"] = "lost_cargo" if count else "nothing"
-        if count:
-            w.log(ship["seat"], ship["number"], "lost_cargo", lost)
-
-
-# discards, robber, pirate
-
-def _discard(w: Work, seat, action, events) -> None:
-    s = w.s
-    need = s["discarding"].get(str(seat))
-    if need is None:
-        raise refuse("error.no_discard")
-    cards = _goods(action.get("cards"))
-    hand = s["hands"][seat]
-    if sum(cards.values()) != need:
-        raise refuse("error.discard_count", count=need)
-    if not can_afford(hand, cards):
-        raise refuse("error.not_enough")
-    w.pay(seat, cards)
-    discarding = w.dict("discarding")
-    del discarding[str(seat)]
-    events.append({"type": "discarded", "seat": seat, "goods": cards, "count": need})
-    if not discarding:
-        s["phase"] = "robber"
-
-
-def _move_robber_to(w: Work, seat, action, events) -> None:
-    s, geo = w.s, w.geo
-    h = _int(action, "hex", geo.hex_count)
-    if not geo.land[h] or h == s["robber"]:
-        raise refuse("error.robber_spot")
-    victim = action.get("steal_from")
-    choices = [v for _, v in _robber_choices(s, geo, seat, only=h)]
-    if victim not in choices:
-        raise refuse("error.steal_from")
-    s["robber"] = h
-    events.append({"type": "robber", "seat": seat, "hex": h})
-    if victim is not None:
-        hand = s["hands"][victim]
-        pile = [r for r in RESOURCES for _ in range(hand[r])]
-        r = pile[dice.draw(s, len(pile))]
-        w.hand(victim)[r] -= 1
-        w.hand(seat)[r] += 1
-        events.append({"type": "stole", "seat": seat, "victim": victim, "resource": r, "private": [seat, victim]})
-        events.append({"type": "stole_card", "seat": seat, "victim": victim})
-
-
-def _move_robber(w: Work, seat, action, events) -> None:
-    _move_robber_to(w, seat, action, events)
-    w.s["phase"] = "pirate" if w.s["ships_variant"] else "main"
-
-
-def _move_pirate(w: Work, seat, action, events) -> None:
-    """C17-C18: one edge along water, or stay; every ship met rolls two dice."""
-    s, geo = w.s, w.geo
-    e = action.get("edge")
-    if e is not None:
-        if e not in geo.edge_adjacent[s["pirate"]] or not geo.ship_edge[e]:
-            raise refuse("error.pirate_spot")
-        s["pirate"] = e
-        events.append({"type": "pirate", "seat": seat, "edge": e})
-        met = [(x["seat"], x["number"]) for x in s["ships"] if x["edge"] == e]
-        for owner, number in met:
-            index = _ship_index(s, owner, number)
-            faces = dice.roll(s, 2)
-            total = sum(faces)
-            outcome = None if total <= 4 else "all" if total <= 10 else "sunk"
-            event = {"type": "pirate_attack", "seat": owner, "number": number, "dice": faces, "by": seat}
-            events.append(event)
-            _damage(w, index, outcome, event, commission_to=seat)
-            if outcome is None:
-                event["outcome"] = "escaped"
-    s["phase"] = "main"
-
-
-# main phase: building
-
-def _build_road(w: Work, seat, action, events) -> None:
-    s, geo = w.s, w.geo
-    e = _int(action, "edge", geo.edge_count)
-    if s["pieces"][seat][0] >= ROADS:
-        raise refuse("error.no_roads_left")
-    if not can_afford(s["hands"][seat], COST["road"]):
-        raise refuse("error.cannot_afford")
-    if not _road_ok(s, geo, seat, e):
-        raise refuse("error.road_spot")
-    w.pay(seat, COST["road"])
-    _put_road(w, seat, e, events)
-
-
-def _put_road(w: Work, seat, e, events) -> None:
-    w.list("roads")[e] = seat
-    w.pieces(seat)[0] += 1
-    events.append({"type": "built_road", "seat": seat, "edge": e})
-    events += _update_longest(w, [seat])
-
-
-def _build_settlement(w: Work, seat, action, events) -> None:
-    s, geo = w.s, w.geo
-    v = _int(action, "vertex", geo.vertex_count)
-    if s["pieces"][seat][1] >= SETTLEMENTS:
-        raise refuse("error.no_settlements_left")
-    if not can_afford(s["hands"][seat], COST["settlement"]):
-        raise refuse("error.cannot_afford")
-    if not _free_for_settlement(s, geo, v) or not any(s["roads"][e] == seat for e in geo.vertex_edges[v]):
-        raise refuse("error.settlement_spot")
-    w.pay(seat, COST["settlement"])
-    w.list("owner")[v] = seat
-    w.pieces(seat)[1] += 1
-    events.append({"type": "built_settlement", "seat": seat, "vertex": v})
-    # A settlement may cut an opponent's road: recompute everyone whose road runs through it.
-    cut = {s["roads"][e] for e in geo.vertex_edges[v] if s["roads"][e] >= 0 and s["roads"][e] != seat}
-    if cut:
-        events += _update_longest(w, sorted(cut))
-
-
-def _build_city(w: Work, seat, action, events) -> None:
-    s, geo = w.s, w.geo
-    v = _int(action, "vertex", geo.vertex_count)
-    if s["pieces"][seat][2] >= CITIES:
-        raise refuse("error.no_cities_left")
-    if not can_afford(s["hands"][seat], COST["city"]):
-        raise refuse("error.cannot_afford")
-    if s["owner"][v] != seat or s["city"][v]:
-        raise refuse("error.city_spot")
-    w.pay(seat, COST["city"])
-    w.list("city")[v] = 1
-    built = w.pieces(seat)
-    built[1] -= 1
-    built[2] += 1
-    events.append({"type": "built_city", "seat": seat, "vertex": v})
-
-
-def _build_ship(w: Work, seat, action, events) -> None:
-    """C5-C6: wool, lumber and grain; at an own settlement or city bordering water."""
-    s, geo = w.s, w.geo
-    if not s["ships_variant"]:
-        raise refuse("error.no_ships")
-    e = _int(action, "edge", geo.edge_count)
-    if not can_afford(s["hands"][seat], COST["ship"]):
-        raise refuse("error.cannot_afford")
-    if sum(1 for x in s["ships"] if x["seat"] == seat) >= SHIPS:
-        raise refuse("error.no_ships_left")
-    if e not in _ship_spots(s, geo, seat):
-        raise refuse("error.ship_spot")
-    used = {x["number"] for x in s["ships"] if x["seat"] == seat}
-    number = min(n for n in (1, 2, 3) if n not in used)
-    w.pay(seat, COST["ship"])
-    w.list("ships").append({"seat": seat, "number": number, "edge": e, "cargo": {}})
-    w.log(seat, number, "built")
-    events.append({"type": "built_ship", "seat": seat, "number": number, "edge": e})
-
-
-def _buy_development(w: Work, seat, action, events) -> None:
-    s = w.s
-    if not s["deck"]:
-        raise refuse("error.deck_empty")
-    if not can_afford(s["hands"][seat], COST["development"]):
-        raise refuse("error.cannot_afford")
-    w.pay(seat, COST["development"])
-    card = w.list("deck").pop()
-    dev = w.list("dev")
-    dev[seat] = dev[seat] + [[card, s["turn"]]]
-    events.append({"type": "bought_card", "seat": seat, "card": card, "private": [seat]})
-    events.append({"type": "bought_development", "seat": seat})
-
-
-# development cards
-
-def _use_dev(w: Work, seat, kind) -> None:
-    s = w.s
-    if s["played_dev"]:
-        raise refuse("error.one_card_a_turn")
-    cards = s["dev"][seat]
-    for i, (k, t) in enumerate(cards):
-        if k == kind and t < s["turn"]:
-            dev = w.list("dev")
-            dev[seat] = cards[:i] + cards[i + 1:]
-            s["played_dev"] = True
-            return
-    if any(k == kind for k, _ in cards):
-        raise refuse("error.card_too_new")
-    raise refuse(f"error.no_card.{kind}")
-
-
-def _play_knight(w: Work, seat, action, events) -> None:
-    s = w.s
-    if seat != s["current"]:
-        raise refuse("error.not_your_turn")
-    _use_dev(w, seat, "knight")
-    events.append({"type": "played_card", "seat": seat, "card": "knight"})
-    _move_robber_to(w, seat, action, events)
-    knights = w.list("knights")
-    knights[seat] += 1
-    holder = s["army"]
-    if knights[seat] >= ARMY_MIN and holder != seat and (holder is None or knights[seat] > knights[holder]):
-        s["army"] = seat
-        events.append({"type": "largest_army", "seat": seat, "count": knights[seat]})
-
-
-def _play_road_building(w: Work, seat, action, events) -> None:
-    s, geo = w.s, w.geo
-    edges = action.get("edges")
-    if not isinstance(edges, list) or not 1 <= len(edges) <= 2:
-        raise refuse("error.bad_field", field="edges")
-    left = ROADS - s["pieces"][seat][0]
-    if len(edges) == 1 and left >= 2:
-        # one road only where no second one fits
-        roads = list(s["roads"])
-        e = edges[0]
-        if isinstance(e, int) and 0 <= e < geo.edge_count:
-            roads[e] = seat
-            if [f for f in _road_spots(dict(s, roads=roads), geo, seat) if f != e]:
-                raise refuse("error.two_roads")
-    if len(edges) > left:
-        raise refuse("error.no_roads_left")
-    trial = dict(s, roads=list(s["roads"]))
-    for e in edges:
-        if isinstance(e, bool) or not isinstance(e, int) or not _road_ok(trial, geo, seat, e):
-            raise refuse("error.road_spot")
-        trial["roads"][e] = seat
-    _use_dev(w, seat, "road_building")
-    events.append({"type": "played_card", "seat": seat, "card": "road_building"})
-    for e in edges:
-        _put_road(w, seat, e, events)
-
-
-def _play_year_of_plenty(w: Work, seat, action, events) -> None:
-    s = w.s
-    picks = action.get("resources")
-    if not isinstance(picks, list) or len(picks) != 2:
-        raise refuse("error.bad_field", field="resources")
-    goods = {}
-    for r in picks:
-        goods[_resource(r)] = goods.get(r, 0) + 1
-    if not can_afford(s["bank"], goods):
-        raise refuse("error.bank_short")
-    _use_dev(w, seat, "year_of_plenty")
-    w.take(seat, goods)
-    events.append({"type": "played_card", "seat": seat, "card": "year_of_plenty", "goods": goods})
-
-
-def _play_monopoly(w: Work, seat, action, events) -> None:
-    s = w.s
-    r = _resource(action.get("resource"))
-    _use_dev(w, seat, "monopoly")
-    taken = 0
-    for p in range(s["players"]):
-        if p != seat and s["hands"][p][r]:
-            n = s["hands"][p][r]
-            w.hand(p)[r] = 0
-            taken += n
-    w.hand(seat)[r] += taken
-    events.append({"type": "played_card", "seat": seat, "card": "monopoly", "resource": r, "count": taken})
-
-
-# trade
-
-def _bank_trade(w: Work, seat, action, events) -> None:
-    s = w.s
-    give, get = _resource(action.get("give")), _resource(action.get("get"))
-    if give == get:
-        raise refuse("error.same_resource")
-    n = rate(s, seat, give, w.geo)
-    if s["hands"][seat][give] < n:
-        raise refuse("error.trade_rate", rate=n)
-    if s["bank"][get] < 1:
-        raise refuse("error.bank_short")
-    w.pay(seat, {give: n})
-    w.take(seat, {get: 1})
-    events.append({"type": "bank_trade", "seat": seat, "give": {give: n}, "get": {get: 1}})
-
-
-def _check_offer(s, seat, give: dict, get: dict) -> None:
-    if set(give) & set(get):
-        raise refuse("error.same_resource")
-    if not can_afford(s["hands"][seat], give):
-        raise refuse("error.not_enough")
-
-
-def _offer(w: Work, seat, action, events) -> None:
-    s = w.s
-    if seat != s["current"]:
-        raise refuse("error.not_your_turn")
-    if s["offers_made"] >= max_offers(s):
-        raise refuse("error.too_many_offers", count=max_offers(s))
-    give, get = _goods(action.get("give")), _goods(action.get("get"))
-    _check_offer(s, seat, give, get)
-    to = action.get("to")
-    if to is not None:
-        if not isinstance(to, list) or not to or any(
-                isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < s["players"] or p == seat for p in to):
-            raise refuse("error.bad_field", field="to")
-        to = sorted(set(to))
-    _add_offer(w, seat, give, get, to, events)
-    s["offers_made"] += 1
-
-
-def _add_offer(w: Work, seat, give, get, to, events) -> None:
-    s = w.s
-    offer = {"id": s["next_offer"], "from": seat, "to": to, "give": give, "get": get, "answers": {}}
-    s["next_offer"] += 1
-    w.list("offers").append(offer)
-    events.append({"type": "offer", "seat": seat, "offer": offer["id"], "give": give, "get": get, "to": to})
-
-
-def _find_offer(s, action) -> tuple[int, dict]:
-    oid = action.get("offer")
-    for i, o in enumerate(s["offers"]):
-        if o["id"] == oid and not isinstance(oid, bool):
-            return i, o
-    raise refuse("error.no_offer")
-
-
-def _answer(w: Work, seat, action, events) -> None:
-    s = w.s
-    i, offer = _find_offer(s, action)
-    if seat not in _offer_targets(s, offer) or str(seat) in offer["answers"]:
-        raise refuse("error.not_asked")
-    accept = action.get("accept")
-    if not isinstance(accept, bool):
-        raise refuse("error.bad_field", field="accept")
-    if accept and not can_afford(s["hands"][seat], offer["get"]):
-        raise refuse("error.not_enough")
-    counter = action.get("counter")
-    if counter is not None:
-        if accept or not isinstance(counter, dict):
-            raise refuse("error.bad_field", field="counter")
-        give, get = _goods(counter.get("give")), _goods(counter.get("get"))
-        _check_offer(s, seat, give, get)
-    offers = w.list("offers")
-    offers[i] = dict(offer, answers=dict(offer["answers"], **{str(seat): "accept" if accept else "decline"}))
-    events.append({"type": "answer", "seat": seat, "offer": offer["id"], "accept": accept})
-    if counter is not None:
-        _add_offer(w, seat, give, get, [offer["from"]], events)
-
-
-def _confirm(w: Work, seat, action, events) -> None:
-    s = w.s
-    i, offer = _find_offer(s, action)
-    if offer["from"] != seat:
-        raise refuse("error.not_your_offer")
-    other = action.get("with")
-    if offer["answers"].get(str(other)) != "accept":
-        raise refuse("error.not_accepted")
-    if not can_afford(s["hands"][seat], offer["give"]) or not can_afford(s["hands"][other], offer["get"]):
-        raise refuse("error.not_enough")
-    mine, theirs = w.hand(seat), w.hand(other)
-    for r, n in offer["give"].items():
-        mine[r] -= n
-        theirs[r] += n
-    for r, n in offer["get"].items():
-        theirs[r] -= n
-        mine[r] += n
-    w.list("offers").pop(i)
-    events.append({"type": "traded", "seat": seat, "with": other, "give": offer["give"], "get": offer["get"]})
-
-
-def _withdraw(w: Work, seat, action, events) -> None:
-    i, offer = _find_offer(w.s, action)
-    if offer["from"] != seat:
-        raise refuse("error.not_your_offer")
-    w.list("offers").pop(i)
-    events.append({"type": "withdrawn", "seat": seat, "offer": offer["id"]})
-
-
-# ships in the main phase
-
-def _own_ship_at_home(w: Work, seat, action) -> tuple[int, dict]:
-    index = _ship_index(w.s, seat, action.get("ship"))
-    ship = w.s["ships"][index]
-    if not _at_own_shore(w.s, w.geo, ship["edge"], seat, roads=False):
-        raise refuse("error.not_docked")
-    return index, ship
-
-
-def _load(w: Work, seat, action, events) -> None:
-    """C7 (reading): from the hand into the hold, while docked at an own settlement or city."""
-    s = w.s
-    if seat != s["current"]:
-        raise refuse("error.not_your_turn")
-    index, ship = _own_ship_at_home(w, seat, action)
-    cargo = _goods(action.get("cargo"))
-    if sum(ship["cargo"].values()) + sum(cargo.values()) > MAX_CARGO:
-        raise refuse("error.hold_full")
-    if not can_afford(s["hands"][seat], cargo):
-        raise refuse("error.not_enough")
-    hand = w.hand(seat)
-    ship = w.ship(index)
-    for r, n in cargo.items():
-        hand[r] -= n
-        ship["cargo"][r] = ship["cargo"].get(r, 0) + n
-    w.log(seat, ship["number"], "loaded", cargo)
-    events.append({"type": "loaded", "seat": seat, "number": ship["number"], "cargo": cargo})
-
-
-def _unload(w: Work, seat, action, events) -> None:
-    """C8: the hold into the hand at an own settlement or city; no discard follows."""
-    s = w.s
-    if s["phase"] == "main" and seat != s["current"] and edition_of(s) < 2:
-        raise refuse("error.not_your_turn")
-    index, ship = _own_ship_at_home(w, seat, action)
-    if not ship["cargo"]:
-        raise refuse("error.hold_empty")
-    cargo = dict(ship["cargo"])
-    hand = w.hand(seat)
-    for r, n in cargo.items():
-        hand[r] += n
-    w.ship(index)["cargo"] = {}
-    w.log(seat, ship["number"], "unloaded", cargo)
-    events.append({"type": "unloaded", "seat": seat, "number": ship["number"], "cargo": cargo})
-
-
-def _ship_trade(w: Work, seat, action, events) -> None:
-    """C13: at a harbour, 3:1 or 2:1 from the hold; the goods received go into the hold."""
-    s = w.s
-    if seat != s["current"]:
-        raise refuse("error.not_your_turn")
-    index = _ship_index(s, seat, action.get("ship"))
-    ship = s["ships"][index]
-    kind = w.geo.edge_harbour.get(ship["edge"])
-    if not kind:
-        raise refuse("error.no_harbour")
-    give, get = _resource(action.get("give")), _resource(action.get("get"))
-    if give == get:
-        raise refuse("error.same_resource")
-    need = 2 if kind == give else 3 if kind == "3:1" else None
-    if need is None:
-        raise refuse("error.harbour_kind")
-    if ship["cargo"].get(give, 0) < need:
-        raise refuse("error.trade_rate", rate=need)
-    if s["bank"][get] < 1:
-        raise refuse("error.bank_short")
-    ship = w.ship(index)
-    bank = w.dict("bank")
-    ship["cargo"][give] -= need
-    if not ship["cargo"][give]:
-        del ship["cargo"][give]
-    bank[give] += need
-    bank[get] -= 1
-    ship["cargo"][get] = ship["cargo"].get(get, 0) + 1
-    w.log(seat, ship["number"], "traded", {give: -need, get: 1})
-    events.append({"type": "ship_trade", "seat": seat, "number": ship["number"], "give": {give: need}, "get": {get: 1}})
-
-
-# end of turn, special building
+# --- the end of a turn, special building -----------------------------------------------------
 
 def _end_turn(w: Work, seat, action, events) -> None:
     s = w.s
@@ -1693,34 +233,36 @@ def _special(w: Work, seat, action, events) -> None:
         _next_turn(w, events)
 
 
-BUILDERS = {"build_road": _build_road, "build_settlement": _build_settlement, "build_city": _build_city,
-            "build_ship": _build_ship, "buy_development": _buy_development}
+# --- which area plays each action ------------------------------------------------------------
+
+BUILDERS = {"build_road": do_build_road, "build_settlement": do_build_settlement, "build_city": do_build_city,
+            "build_ship": do_build_ship, "buy_development": do_buy_development}
 
 HANDLERS = {
-    ("setup", "place_settlement"): _place_settlement,
-    ("setup", "place_road"): _place_road,
-    ("roll", "roll"): _roll,
-    ("roll", "play_knight"): _play_knight,
-    ("discard", "discard"): _discard,
-    ("robber", "move_robber"): _move_robber,
-    ("pirate", "move_pirate"): _move_pirate,
-    ("sail", "sail"): _sail,
-    ("sail", "overboard"): _overboard,
-    ("sail", "settle"): _settle,
-    ("sail", "unload"): _unload,
-    ("sail", "end_sailing"): _end_sailing,
-    ("main", "play_knight"): _play_knight,
-    ("main", "play_road_building"): _play_road_building,
-    ("main", "play_year_of_plenty"): _play_year_of_plenty,
-    ("main", "play_monopoly"): _play_monopoly,
-    ("main", "bank_trade"): _bank_trade,
-    ("main", "offer"): _offer,
-    ("main", "answer"): _answer,
-    ("main", "confirm"): _confirm,
-    ("main", "withdraw"): _withdraw,
-    ("main", "load"): _load,
-    ("main", "unload"): _unload,
-    ("main", "ship_trade"): _ship_trade,
+    ("setup", "place_settlement"): do_place_settlement,
+    ("setup", "place_road"): do_place_road,
+    ("roll", "roll"): do_roll,
+    ("roll", "play_knight"): do_play_knight,
+    ("discard", "discard"): do_discard,
+    ("robber", "move_robber"): do_move_robber,
+    ("pirate", "move_pirate"): do_move_pirate,
+    ("sail", "sail"): do_sail,
+    ("sail", "overboard"): do_overboard,
+    ("sail", "settle"): do_settle,
+    ("sail", "unload"): do_unload,
+    ("sail", "end_sailing"): do_end_sailing,
+    ("main", "play_knight"): do_play_knight,
+    ("main", "play_road_building"): do_play_road_building,
+    ("main", "play_year_of_plenty"): do_play_year_of_plenty,
+    ("main", "play_monopoly"): do_play_monopoly,
+    ("main", "bank_trade"): do_bank_trade,
+    ("main", "offer"): do_offer,
+    ("main", "answer"): do_answer,
+    ("main", "confirm"): do_confirm,
+    ("main", "withdraw"): do_withdraw,
+    ("main", "load"): do_load,
+    ("main", "unload"): do_unload,
+    ("main", "ship_trade"): do_ship_trade,
     ("main", "end_turn"): _end_turn,
 }
 for _kind in BUILDERS:
@@ -1746,12 +288,12 @@ for _kind in ("play_road_building", "play_year_of_plenty", "play_monopoly", "ban
 # Edition 2: any development card before the roll (the base game's rule, one a turn), and
 # unloading a docked ship at once in every phase of play (C8).
 HANDLERS_2 = {
-    ("roll", "play_road_building"): _play_road_building,
-    ("roll", "play_year_of_plenty"): _play_year_of_plenty,
-    ("roll", "play_monopoly"): _play_monopoly,
+    ("roll", "play_road_building"): do_play_road_building,
+    ("roll", "play_year_of_plenty"): do_play_year_of_plenty,
+    ("roll", "play_monopoly"): do_play_monopoly,
 }
 for _phase in ("roll", "discard", "robber", "pirate", "sail", "main", "special_build"):
-    HANDLERS_2[(_phase, "unload")] = _unload
+    HANDLERS_2[(_phase, "unload")] = do_unload
 
 KNOWN = {kind for _, kind in HANDLERS}
 
@@ -1771,7 +313,7 @@ def timeout_action(state: dict, seat: int) -> dict:
         if seat == state["current"]:
             return {"type": "end_turn"}
         for offer in state["offers"]:
-            if seat in _offer_targets(state, offer) and str(seat) not in offer["answers"]:
+            if seat in offer_targets(state, offer) and str(seat) not in offer["answers"]:
                 return {"type": "answer", "offer": offer["id"], "accept": False}
             if offer["from"] == seat:
                 return {"type": "withdraw", "offer": offer["id"]}

@@ -1,5 +1,6 @@
 """Options and a fresh game: the board (standard or generated, C2-C4), the bank, the
-development deck and the setup order.
+development deck and the setup order (B-extension); then what every area of the rules shares:
+`Work`, the state one apply changes, the facts of a state they all ask, and an action's fields.
 
 The state is a plain JSON dict. Per-corner and per-edge facts are lists indexed by the ids of
 the board's geometry (board.py), which the state names by its board key and never copies:
@@ -76,3 +77,132 @@ def new_game(players: int, seed: str, options: dict | None, edition: int = EDITI
         "winner": None,
     })
     return state
+
+
+# --- changing a state ------------------------------------------------------------------------
+
+def refuse(key: str, **fields) -> IllegalAction:
+    return IllegalAction.said(WORDS, key, **fields)
+
+
+class Work:
+    """The state being changed by one apply: each list or dict is copied once, on first write."""
+
+    __slots__ = ("s", "done", "geo")
+
+    def __init__(self, state: dict):
+        self.s = dict(state)
+        self.done: set = set()
+        self.geo = geometry(state["board"])
+
+    def list(self, key: str) -> list:
+        if key not in self.done:
+            self.s[key] = list(self.s[key])
+            self.done.add(key)
+        return self.s[key]
+
+    def dict(self, key: str) -> dict:
+        if key not in self.done:
+            self.s[key] = dict(self.s[key])
+            self.done.add(key)
+        return self.s[key]
+
+    def hand(self, seat: int) -> dict:
+        hands = self.list("hands")
+        k = ("hand", seat)
+        if k not in self.done:
+            hands[seat] = dict(hands[seat])
+            self.done.add(k)
+        return hands[seat]
+
+    def pieces(self, seat: int) -> list:
+        pieces = self.list("pieces")
+        k = ("pieces", seat)
+        if k not in self.done:
+            pieces[seat] = list(pieces[seat])
+            self.done.add(k)
+        return pieces[seat]
+
+    def ship(self, index: int) -> dict:
+        """The ship now at `index`, copied once. Remembered by the ship (seat and number), not
+        by its index: a ship sunk earlier in the same move shifts the later ones down."""
+        ships = self.list("ships")
+        k = ("ship", ships[index]["seat"], ships[index]["number"])
+        if k not in self.done:
+            ships[index] = dict(ships[index], cargo=dict(ships[index]["cargo"]))
+            self.done.add(k)
+        return ships[index]
+
+    def pay(self, seat: int, cost: dict) -> None:
+        hand, bank = self.hand(seat), self.dict("bank")
+        for r, n in cost.items():
+            hand[r] -= n
+            bank[r] += n
+
+    def take(self, seat: int, goods: dict) -> None:
+        hand, bank = self.hand(seat), self.dict("bank")
+        for r, n in goods.items():
+            hand[r] += n
+            bank[r] -= n
+
+    def log(self, seat: int, number: int, what: str, cargo: dict | None = None) -> None:
+        self.list("logbook").append({"round": self.s["round"], "seat": seat, "number": number,
+                                     "what": what, "cargo": dict(cargo or {})})
+
+
+# --- facts about a state ---------------------------------------------------------------------
+
+def can_afford(hand: dict, cost: dict) -> bool:
+    for r, n in cost.items():
+        if hand[r] < n:
+            return False
+    return True
+
+
+def at_own_shore(state, geo, e: int, seat: int, roads: bool) -> bool:
+    if geo.edge_kind[e] != "coast":
+        return False
+    if roads and state["roads"][e] == seat:
+        return True
+    a, b = geo.edge_vertices[e]
+    return state["owner"][a] == seat or state["owner"][b] == seat
+
+
+def free_for_settlement(state, geo, v: int) -> bool:
+    owner = state["owner"]
+    if owner[v] >= 0 or not geo.vertex_on_land[v]:
+        return False
+    for u in geo.vertex_adjacent[v]:
+        if owner[u] >= 0:
+            return False
+    return True
+
+
+# --- an action's fields ----------------------------------------------------------------------
+
+def checked_int(action: dict, key: str, limit: int) -> int:
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+        raise refuse("error.bad_field", field=key)
+    return value
+
+
+def checked_resource(value) -> str:
+    if value not in RESOURCES:
+        raise refuse("error.bad_resource", resource=value)
+    return value
+
+
+def checked_goods(value) -> dict:
+    if not isinstance(value, dict) or not value:
+        raise refuse("error.bad_goods")
+    out = {}
+    for r, n in value.items():
+        checked_resource(r)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise refuse("error.bad_goods")
+        if n:
+            out[r] = n
+    if not out:
+        raise refuse("error.bad_goods")
+    return out

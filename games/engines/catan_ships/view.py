@@ -5,7 +5,7 @@ development deck's order, the seed and the dice counter.
 """
 from __future__ import annotations
 
-from games.engines.catan_ships import rules
+from games.engines.catan_ships import rules, scoring, ships
 from games.engines.catan_ships.board import RESOURCES, geometry
 from games.engines.catan_ships.book import WORDS
 from games.engines.catan_ships.state import CITIES, OPTIONS, ROADS, SETTLEMENTS, SHIPS
@@ -18,22 +18,22 @@ def view(state: dict, seat=None) -> dict:
     for p in range(state["players"]):
         built = state["pieces"][p]
         entry = {
-            "seat": p, "points": rules.public_points(state, p),
+            "seat": p, "points": scoring.public_points(state, p),
             "cards": sum(state["hands"][p].values()),
             "development": sum(1 for kind, _ in state["dev"][p]),
             "knights": state["knights"][p], "road_length": state["road_length"][p],
             "longest_road": state["longest"] == p, "largest_army": state["army"] == p,
-            "ship_points": rules.ship_points(state, p),
+            "ship_points": scoring.ship_points(state, p),
             "pieces_left": {"roads": ROADS - built[0], "settlements": SETTLEMENTS - built[1],
                             "cities": CITIES - built[2],
                             "ships": SHIPS - sum(1 for s in state["ships"] if s["seat"] == p)},
         }
         if state["phase"] == "over":
-            entry["hidden_points"] = rules.hidden_points(state, p)
+            entry["hidden_points"] = scoring.hidden_points(state, p)
         if seat == p:
             entry["hand"] = dict(state["hands"][p])
             entry["dev_cards"] = [{"kind": kind, "new": turn >= state["turn"]} for kind, turn in state["dev"][p]]
-            entry["hidden_points"] = rules.hidden_points(state, p)
+            entry["hidden_points"] = scoring.hidden_points(state, p)
         players.append(entry)
     buildings = [{"vertex": v, "seat": o, "kind": "city" if state["city"][v] else "settlement"}
                  for v, o in enumerate(state["owner"]) if o >= 0]
@@ -54,7 +54,7 @@ def view(state: dict, seat=None) -> dict:
         "offers": [{"id": o["id"], "from": o["from"], "to": o["to"], "give": dict(o["give"]),
                     "get": dict(o["get"]), "answers": dict(o["answers"])} for o in state["offers"]],
         "discarding": dict(state["discarding"]),
-        "sailing": rules.sailing_view(state),
+        "sailing": ships.sailing_view(state),
         "setup_vertex": state["setup_vertex"],
         "winner": state["winner"],
     }
@@ -66,10 +66,10 @@ def standings(state: dict) -> list[dict]:
     over = state["phase"] == "over"
     rows = []
     for p in range(state["players"]):
-        score = rules.public_points(state, p) + (rules.hidden_points(state, p) if over else 0)
+        score = scoring.public_points(state, p) + (scoring.hidden_points(state, p) if over else 0)
         rows.append({"seat": p, "score": score, "detail": {
             "winner": state["winner"] == p, "longest_road": state["longest"] == p,
-            "largest_army": state["army"] == p, "ship_points": rules.ship_points(state, p)}})
+            "largest_army": state["army"] == p, "ship_points": scoring.ship_points(state, p)}})
     rows.sort(key=lambda r: (not r["detail"]["winner"], -r["score"], r["seat"]))
     previous, rank = None, 0
     for i, row in enumerate(rows):

@@ -3,9 +3,10 @@ import copy
 import random
 
 from games.engines import dice
-from games.engines.catan_ships import ENGINE, rules
+from games.engines.catan_ships import ENGINE
 from games.engines.catan_ships.board import RESOURCES, geometry
 from games.engines.catan_ships.bots import random_action
+from games.engines.catan_ships.roll import roll_two
 
 __all__ = ["ENGINE", "RESOURCES", "geometry", "fresh", "empty_board", "hand", "give", "place",
            "road", "path", "play", "random_game", "act", "ships_board", "coast_spot", "rolling",
@@ -123,7 +124,7 @@ def rolling(s, total):
     """The state with its dice counter set so that the next roll makes `total`."""
     for draws in range(2000):
         probe = {"seed": s["seed"], "draws": draws}
-        if sum(rules.roll_two(probe)) == total:
+        if sum(roll_two(probe)) == total:
             return dict(s, draws=draws, phase="roll", rolled=False, dice=None)
     raise AssertionError("no such roll")
 

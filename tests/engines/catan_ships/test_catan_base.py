@@ -9,7 +9,9 @@ import pytest
 from catan_support import (ENGINE, RESOURCES, act, empty_board, fresh, geometry, give, hand, path,
                            place, road)
 from games.engines import IllegalAction
-from games.engines.catan_ships import rules
+from games.engines.catan_ships import scoring, trade
+from games.engines.catan_ships.roll import produce, roll_two
+from games.engines.catan_ships.state import Work
 
 
 def setup_done(players=4, seed="setup"):
@@ -98,13 +100,13 @@ def test_production_pays_settlements_one_and_cities_two_but_not_under_the_robber
     a, b = geo.hex_vertices[h][0], geo.hex_vertices[h][3]
     place(s, 0, a)
     place(s, 1, b, city=True)
-    w = rules.Work(s)
-    rules._produce(w, geo.number[h], [])
+    w = Work(s)
+    produce(w, geo.number[h], [])
     r = geo.resource[h]
     assert w.s["hands"][0][r] >= 1 and w.s["hands"][1][r] >= 2
     s["robber"] = h
-    w = rules.Work(s)
-    rules._produce(w, geo.number[h], [])
+    w = Work(s)
+    produce(w, geo.number[h], [])
     assert w.s["hands"][0][r] == sum(1 for x in geo.vertex_land_hexes[a] if x != h and geo.number[x] == geo.number[h]
                                      and geo.resource[x] == r)
 
@@ -119,17 +121,17 @@ def test_bank_shortage_pays_nobody_unless_only_one_player_is_owed():
     place(s, 0, a, city=True)
     place(s, 1, b, city=True)
     s["bank"] = dict(s["bank"], **{r: 3})
-    w = rules.Work(s)
+    w = Work(s)
     events = []
-    rules._produce(w, geo.number[h], events)
+    produce(w, geo.number[h], events)
     assert w.s["hands"][0][r] == 0 and w.s["hands"][1][r] == 0
     assert {"type": "shortage", "resource": r} in events
     # only one player owed: he gets what is left
     s["owner"] = list(s["owner"])
     s["owner"][b] = -1
     s["bank"] = dict(s["bank"], **{r: 1})
-    w = rules.Work(s)
-    rules._produce(w, geo.number[h], [])
+    w = Work(s)
+    produce(w, geo.number[h], [])
     assert w.s["hands"][0][r] == 1 and w.s["bank"][r] == 0
 
 
@@ -138,7 +140,7 @@ def seven_state():
     s.update(phase="roll", rolled=False, dice=None)
     for draws in range(500):
         trial = dict(s, draws=draws)
-        if sum(rules.roll_two(dict(trial))) == 7:
+        if sum(roll_two(dict(trial))) == 7:
             return dict(s, draws=draws)
     raise AssertionError("no seven")
 
@@ -196,19 +198,19 @@ def test_longest_road_needs_five_and_counts_forks_and_cycles():
     ring = list(geo.hex_edges[centre])
     # a ring of six around one hex: a cycle of length 6
     road(s, 0, *ring)
-    assert rules.road_length(s, 0) == 6
+    assert scoring.road_length(s, 0) == 6
     # a spur off the ring: the trail runs round the ring and out along the spur
     v = geo.hex_vertices[centre][0]
     spur = next(e for e in geo.vertex_edges[v] if e not in ring)
     road(s, 0, spur)
-    assert rules.road_length(s, 0) == 7
+    assert scoring.road_length(s, 0) == 7
     # a fork: a line of three with two branches at its end counts the longer branch only
     t = empty_board()
     line, vs = path(geo, geo.hex_vertices[centre][0], 3)
     road(t, 1, *line)
     branches = [e for e in geo.vertex_edges[vs[-1]] if e not in line]
     road(t, 1, *branches)
-    assert rules.road_length(t, 1) == 4
+    assert scoring.road_length(t, 1) == 4
 
 
 def _two_far_paths(geo):
@@ -244,7 +246,7 @@ def test_longest_road_goes_to_the_first_with_five_ties_keep_it_and_a_cut_recompu
     give(s, 0, brick=3, lumber=3)
     s, events = act(s, 0, {"type": "build_road", "edge": edges[4]})
     assert s["longest"] == 0 and s["road_length"][0] == 5
-    assert rules.public_points(s, 0) == 3
+    assert scoring.public_points(s, 0) == 3
     assert {"type": "longest_road", "seat": 0, "length": 5, "lost_by": None} in events
     # seat 1 builds an equal road elsewhere: the holder keeps it
     road(s, 1, *e1[:4])
@@ -272,14 +274,13 @@ def test_a_holder_who_loses_the_lead_to_a_tie_leaves_it_to_nobody():
     s = empty_board()
     # seat 0 held it with 7; a cut leaves it 4 while seats 1 and 2 tie at 6
     s = dict(s, longest=0, road_length=[7, 6, 6, 0])
-    w = rules.Work(s)
-    import games.engines.catan_ships.rules as r
-    original = r.road_length
+    w = Work(s)
+    original = scoring.road_length
     try:
-        r.road_length = lambda state, seat, geo=None: {0: 4}.get(seat, state["road_length"][seat])
-        rules._update_longest(w, [0])
+        scoring.road_length = lambda state, seat, geo=None: {0: 4}.get(seat, state["road_length"][seat])
+        scoring.update_longest(w, [0])
     finally:
-        r.road_length = original
+        scoring.road_length = original
     assert w.s["longest"] is None
 
 
@@ -290,11 +291,11 @@ def test_harbour_rates_two_three_and_four_to_one():
     specific = next((e, k) for e, k in geo.harbours if k != "3:1")
     generic = next(e for e, k in geo.harbours if k == "3:1")
     give(s, 0, **{r: 4 for r in RESOURCES})
-    assert rules.rates(s, 0, geo) == {r: 4 for r in RESOURCES}
+    assert trade.rates(s, 0, geo) == {r: 4 for r in RESOURCES}
     place(s, 0, geo.edge_vertices[generic][0])
-    assert rules.rates(s, 0, geo) == {r: 3 for r in RESOURCES}
+    assert trade.rates(s, 0, geo) == {r: 3 for r in RESOURCES}
     place(s, 0, geo.edge_vertices[specific[0]][1])
-    rates = rules.rates(s, 0, geo)
+    rates = trade.rates(s, 0, geo)
     assert rates[specific[1]] == 2 and all(rates[r] == 3 for r in RESOURCES if r != specific[1])
     s2, _ = act(s, 0, {"type": "bank_trade", "give": specific[1], "get": "ore" if specific[1] != "ore" else "wool"})
     assert s2["hands"][0][specific[1]] == 2
@@ -364,7 +365,7 @@ def test_largest_army_needs_three_knights_and_more_than_the_holder():
     assert s["knights"][0] == 3 and s["army"] == 1
     s = dict(s, turn=6, played_dev=False, dev=[[["knight", 1]], [], [], []])
     s, events = act(s, 0, next(a for a in ENGINE.legal_actions(s, 0) if a["type"] == "play_knight"))
-    assert s["army"] == 0 and rules.public_points(s, 0) == 2
+    assert s["army"] == 0 and scoring.public_points(s, 0) == 2
 
 
 @pytest.mark.rule("B-trade")

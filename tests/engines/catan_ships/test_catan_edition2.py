@@ -10,7 +10,7 @@ import pytest
 from catan_support import (ENGINE, RESOURCES, act, add_ship, coast_spot, docked_ship, empty_board, fresh,
                            gathering, geometry, give, hand, place, rolling, ships_board)
 from games.engines import IllegalAction, dice
-from games.engines.catan_ships import rules
+from games.engines.catan_ships import trade
 from games.engines.catan_ships.board import STANDARD_HARBOURS, TOKEN_CYCLE
 from games.engines.catan_ships.bots import random_action
 
@@ -321,7 +321,7 @@ def test_only_the_active_player_plays_cards_and_trades_with_the_bank():
 def test_offers_are_bounded_only_where_no_table_trades():
     """B-trade: edition 2 bounds offers at MAX_OFFERS_2 a turn, which no table meets (it only
     stops a runaway client); edition 1's bound of 3 stays for its matches."""
-    assert rules.MAX_OFFERS_2 >= 100
+    assert trade.MAX_OFFERS_2 >= 100
     s = empty_board()
     give(s, 0, ore=1)
     offer = {"type": "offer", "give": {"ore": 1}, "get": {"wool": 1}, "to": None}
@@ -329,8 +329,8 @@ def test_offers_are_bounded_only_where_no_table_trades():
         s, _ = act(s, 0, offer)
         s, _ = act(s, 0, {"type": "withdraw", "offer": s["offers"][-1]["id"]})
     assert s["offers_made"] == 10 and any(a["type"] == "offer" for a in ENGINE.legal_actions(s, 0))
-    at_bound = dict(s, offers_made=rules.MAX_OFFERS_2)
-    with pytest.raises(IllegalAction, match=str(rules.MAX_OFFERS_2)):
+    at_bound = dict(s, offers_made=trade.MAX_OFFERS_2)
+    with pytest.raises(IllegalAction, match=str(trade.MAX_OFFERS_2)):
         act(at_bound, 0, offer)
     old = empty_board(edition=1)
     give(old, 0, ore=1)
@@ -429,8 +429,8 @@ def test_harbour_rates_follow_the_corners_not_the_list_object():
     e, kind = next((e, k) for e, k in geo.harbours if k != "3:1")
     corner = geo.edge_vertices[e][0]
     place(s, 0, corner)
-    assert rules.rates(s, 0, geo)[kind] == 2
+    assert trade.rates(s, 0, geo)[kind] == 2
     s["owner"][corner] = -1                          # the same list, edited in place
-    assert rules.rates(s, 0, geo)[kind] == 4
+    assert trade.rates(s, 0, geo)[kind] == 4
     s["owner"][corner] = 0
-    assert rules.rates(s, 0, geo)[kind] == 2
+    assert trade.rates(s, 0, geo)[kind] == 2

@@ -35,7 +35,7 @@ def test_random_games_end_with_a_winner(players, ships):
         state, steps = random_game(players, ships, f"{players}-{ships}-{seed}")
         assert state["phase"] == "over"
         winner = state["winner"]
-        from games.engines.catan_ships.rules import total_points
+        from games.engines.catan_ships.scoring import total_points
         assert total_points(state, winner) >= (12 if ships else 10)
         assert ENGINE.standings(state)[0]["seat"] == winner
         conserved(state)

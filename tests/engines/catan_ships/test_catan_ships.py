@@ -4,7 +4,8 @@ import pytest
 from catan_support import (ENGINE, RESOURCES, act, add_ship, coast_spot, docked_ship, empty_board, fresh,
                            gathering, geometry, give, hand, pirate_state, place, road, rolling, ships_board)
 from games.engines import IllegalAction, dice
-from games.engines.catan_ships import rules
+from games.engines.catan_ships import scoring
+from games.engines.catan_ships.ships import ship_capacity_ok
 from games.engines.catan_ships.board import DIRECTIONS
 
 
@@ -365,13 +366,13 @@ def test_c15_two_ships_on_open_sea_one_along_the_shore():
     geo = geometry(s["board"])
     sea = next(e for e in range(geo.edge_count) if geo.edge_kind[e] == "sea")
     coast = next(e for e in range(geo.edge_count) if geo.edge_kind[e] == "coast")
-    assert rules._ship_capacity_ok(s, geo, sea)
+    assert ship_capacity_ok(s, geo, sea)
     add_ship(s, 1, sea)
-    assert rules._ship_capacity_ok(s, geo, sea)
+    assert ship_capacity_ok(s, geo, sea)
     add_ship(s, 2, sea)
-    assert not rules._ship_capacity_ok(s, geo, sea)
+    assert not ship_capacity_ok(s, geo, sea)
     add_ship(s, 3, coast)
-    assert not rules._ship_capacity_ok(s, geo, coast)
+    assert not ship_capacity_ok(s, geo, coast)
     v = next(v for v in geo.edge_vertices[coast] if geo.vertex_on_land[v])
     place(s, 0, v)
     give(s, 0, wool=1, lumber=1, grain=1)
@@ -533,16 +534,16 @@ def test_c20_docked_ships_count_points_and_the_goal_is_twelve():
     place(s, 0, v1)
     road(s, 0, e3)                  # a road counts as a dock too
     add_ship(s, 0, e1)
-    assert rules.ship_points(s, 0) == 0
+    assert scoring.ship_points(s, 0) == 0
     sea = next(e for e in range(geo.edge_count) if geo.edge_kind[e] == "sea")
     add_ship(s, 0, sea)
-    assert rules.ship_points(s, 0) == 0     # at sea
+    assert scoring.ship_points(s, 0) == 0     # at sea
     s["ships"][1] = dict(s["ships"][1], edge=e3)
-    assert rules.ship_points(s, 0) == 1
+    assert scoring.ship_points(s, 0) == 1
     add_ship(s, 0, e2)
-    assert rules.ship_points(s, 0) == 1     # e2 has no own piece
+    assert scoring.ship_points(s, 0) == 1     # e2 has no own piece
     place(s, 0, v2)
-    assert rules.ship_points(s, 0) == 2
+    assert scoring.ship_points(s, 0) == 2
     assert ENGINE.view(s, 1)["players"][0]["ship_points"] == 2
     s["pieces"] = [list(p) for p in s["pieces"]]
     s["pieces"][0][2] = 4          # 2 settlements + 4 cities + 2 ship points = 12
