@@ -16,15 +16,14 @@ from games.engines import get_engine
 from games.engines.fuldrigger import trade, view as book, war
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
+from games.engines.fuldrigger.sailing import routes
 from games.engines.fuldrigger.state import (
     DUTY, FORTRESS_PRICE, MIN_CARRIED, OWNER_BONUS, PRICE_DROP, SHIP_PRICE, SHIP_RESALE,
 )
 from games.fuldrigger import world_map
-from games.fuldrigger.routes import routes
 from games.models import finish_reason_display
 from games.selectors import describe
 
-DICE_HAZARDS = ("storm", "ice", "calm", "reef", "pirates")
 CHART_W, CHART_H = 300, 110
 
 

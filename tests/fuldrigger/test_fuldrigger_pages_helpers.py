@@ -1,14 +1,12 @@
 """The pure helpers behind the pages: effective sale prices (F24, F25, F31,
-price cards), other routes, the chart's projection, and what the live part is made of."""
+price cards), the chart's projection, and what the live part is made of."""
 import pytest
 
 from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.board import WORLD
-from games.engines.fuldrigger.sailing import check_path, reachable
 from games.engines.fuldrigger.state import fresh_turn
 from games.engines.fuldrigger.trade import sale_price
 from games.fuldrigger import pages, world_map
-from games.fuldrigger.routes import routes
 
 
 def game(players=2):
@@ -42,15 +40,6 @@ def test_the_falling_price_counts_only_on_the_sellers_own_turn():
     state["turn"]["sold"] = {port: {good: 1}}
     view = ENGINE.view(state, 1)
     assert pages.sale_terms(view, 1, port, good)["price"] == WORLD.prices[port][good]["sell"]
-
-
-@pytest.mark.parametrize("start, total", [("london", 12), ("cape_town", 15), ("havana", 9), ("batavia", 18)])
-def test_other_routes_are_legal_paths_to_the_same_square(start, total):
-    for dest, path in reachable(start, total).items():
-        found = routes(start, dest, total, first=list(path))
-        assert found[0] == list(path) and len(found) == len({tuple(r) for r in found}) <= 4
-        for route in found:
-            assert check_path(start, route, total)[-1] == dest
 
 
 def test_the_chart_places_every_node_inside_the_map():
