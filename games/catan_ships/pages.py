@@ -17,9 +17,10 @@ from functools import lru_cache
 
 from django.utils.translation import gettext as _, pgettext, pgettext_lazy
 
+from games.engines.catan_ships import trade
+from games.engines.catan_ships.board import RESOURCES, TERRAIN_RESOURCE, drawn_geometry
 from games.panels import seat_colour, seat_name
 
-RESOURCES = ("brick", "lumber", "wool", "grain", "ore")
 RESOURCE_WORDS = {
     "brick": pgettext_lazy("catan resource", "Brick"), "lumber": pgettext_lazy("catan resource", "Lumber"),
     "wool": pgettext_lazy("catan resource", "Wool"), "grain": pgettext_lazy("catan resource", "Grain"),
@@ -36,8 +37,6 @@ CARD_WORDS = {
     "road_building": pgettext_lazy("catan card", "Road building"),
     "year_of_plenty": pgettext_lazy("catan card", "Year of plenty"), "monopoly": pgettext_lazy("catan card", "Monopoly"),
 }
-TERRAIN_RESOURCE = {"hills": "brick", "forest": "lumber", "pasture": "wool", "fields": "grain", "mountains": "ore",
-                    "desert": None, "water": None}
 PHASE_WORDS = {
     "setup": pgettext_lazy("catan phase", "initial placement"), "roll": pgettext_lazy("catan phase", "roll"),
     "discard": pgettext_lazy("catan phase", "discarding"), "robber": pgettext_lazy("catan phase", "the robber moves"),
@@ -133,10 +132,12 @@ def _corners(x: float, y: float, scale: float) -> str:
 
 
 class Board:
-    """The view's board with what the page needs around it: hex corners, which hexes meet at a
-    vertex or an edge (for words and for the harbours' sea side), the drawing's frame."""
+    """The view's board with what the page needs around it: hex outlines, which hexes meet at a
+    vertex or an edge (the engine's geometry; for words and for the harbours' sea side), the
+    drawing's frame."""
 
     def __init__(self, board: dict):
+        self.geometry = drawn_geometry(board)
         self.hexes = board["hexes"]
         self.vertices = {v["id"]: v for v in board["vertices"]}
         self.edges = {e["id"]: e for e in board["edges"]}
@@ -148,7 +149,6 @@ class Board:
         self.x0, self.y0 = min(xs) - SQRT3 / 2 - pad, min(ys) - 1 - pad
         self.w = max(xs) - min(xs) + SQRT3 + 2 * pad
         self.h = max(ys) - min(ys) + 2 + 2 * pad
-        self._near: dict[tuple, list] = {}
         self._alike: dict | None = None
 
     @property
@@ -158,19 +158,11 @@ class Board:
     def percent(self, x: float, y: float) -> tuple[float, float]:
         return _r((x - self.x0) / self.w * 100), _r((y - self.y0) / self.h * 100)
 
-    def near(self, x: float, y: float, within: float) -> list[dict]:
-        key = (round(x, 2), round(y, 2), within)
-        if key not in self._near:
-            self._near[key] = [h for h in self.hexes if math.hypot(h["x"] - x, h["y"] - y) < within]
-        return self._near[key]
-
     def hexes_at_vertex(self, v: int) -> list[dict]:
-        p = self.vertices[v]
-        return self.near(p["x"], p["y"], 1.1)
+        return [self.hex_by_id[h] for h in self.geometry.vertex_hexes[v]]
 
     def hexes_at_edge(self, e: int) -> list[dict]:
-        p = self.edges[e]
-        return self.near(p["x"], p["y"], 0.95)
+        return [self.hex_by_id[h] for h in self.geometry.edge_hexes[e]]
 
     @staticmethod
     def corners(h: dict, scale: float = 1.0) -> str:
@@ -376,18 +368,13 @@ def _hexes(board: Board, robber=None) -> list[dict]:
 
 
 def bank_rates(board: Board, view: dict, seat) -> dict:
-    """The viewer's bank rate for each resource, from the harbours where they have built (the
-    engine's rule, worked out again from the view for the form's words): 4, 3 at a 3:1
-    harbour, 2 at a harbour of that resource."""
-    mine = {b["vertex"] for b in view.get("buildings", []) if b["seat"] == seat}
-    out = dict.fromkeys(RESOURCES, 4)
-    for h in board.harbours:
-        e = board.edges.get(h["edge"])
-        if e is None or not {e["a"], e["b"]} & mine:
-            continue
-        for r in (RESOURCES if h["kind"] == "3:1" else (h["kind"],)):
-            out[r] = min(out[r], 3 if h["kind"] == "3:1" else 2)
-    return out
+    """The viewer's bank rate for each resource (4; 3 at a 3:1 harbour, 2 at a harbour of that
+    resource), from the engine's rule: it reads only who holds each corner, which the view's
+    buildings say."""
+    owner = [-1] * board.geometry.vertex_count
+    for b in view.get("buildings", []):
+        owner[b["vertex"]] = b["seat"]
+    return trade.rates({"owner": owner}, seat, board.geometry)
 
 
 def _forms(view: dict, legal: list[dict], me: dict | None, names, seat, board: Board) -> dict:

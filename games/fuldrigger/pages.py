@@ -16,16 +16,14 @@ from games.engines import get_engine
 from games.engines.fuldrigger import trade, view as book, war
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
+from games.engines.fuldrigger.sailing import routes
 from games.engines.fuldrigger.state import (
     DUTY, FORTRESS_PRICE, MIN_CARRIED, OWNER_BONUS, PRICE_DROP, SHIP_PRICE, SHIP_RESALE,
 )
 from games.fuldrigger import world_map
-from games.fuldrigger.odds import attack_odds, percent
-from games.fuldrigger.routes import routes
 from games.models import finish_reason_display
 from games.selectors import describe
 
-DICE_HAZARDS = ("storm", "ice", "calm", "reef", "pirates")
 CHART_W, CHART_H = 300, 110
 
 
@@ -636,6 +634,11 @@ def _isthmus(view, seat, acts: Legal, port: str, ships: list, seats: Seats) -> d
 
 # ---- trade war ----------------------------------------------------------------------------------
 
+def odds_in_percent(attackers: int) -> dict[str, int]:
+    """The engine's odds of an attack (F37), rounded to whole percent for the page."""
+    return {result: round(chance * 100) for result, chance in war.attack_odds(attackers).items()}
+
+
 def attacks(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, query=None) -> dict:
     """Each square the viewer's privateers can attack (F36), and for the one chosen
     (?attack=square.seat) who may join, the prize (F38) and the odds (F37)."""
@@ -665,9 +668,7 @@ def attacks(view: dict, seat, acts: Legal, ships_by_id: dict, seats: Seats, quer
                      if s["cargo"] else _("the %(ship)s") % {"ship": s["name"]}} for s in defending]
             odds = []
             for count in range(max(1, needed), len(joining) + 1):
-                chance = attack_odds(count)
-                odds.append({"ships": count, "captured": percent(chance["captured"]),
-                             "draw": percent(chance["draw"]), "lost": percent(chance["lost"])})
+                odds.append({"ships": count, **odds_in_percent(count)})
             chosen = {**entry, "prizes": prizes, "odds": odds,
                       "joining": [{"id": s["id"], "name": s["name"], "there": s["node"] == target} for s in joining],
                       "action": {"type": "attack", "target": target, "defender": defender}}

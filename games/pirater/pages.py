@@ -18,7 +18,7 @@ from django.utils.translation import get_language, pgettext, pgettext_lazy
 
 from games.engines.pirater import ENGINE as PIRATER
 from games.engines.pirater.board import get_board
-from games.engines.pirater.rules import blast_area
+from games.engines.pirater.rules import blast_area, brings_hurricane, hurricane_victim, move_outcomes
 from games.engines.pirater.state import board_name as state_board_name
 from games.engines.pirater.view import choice_words, option_words
 from games.panels import seat_colour, seat_name
@@ -205,12 +205,11 @@ class Scene:
         return any(s["id"] in self.carried for s in ships)
 
     def at_risk(self):
-        """P21: the ship the current player loses to a hurricane (nearest home, lowest id)."""
+        """P21: the ship the current player would lose to a hurricane, as the engine picks it."""
         if not self.view["options"].get("hurricane") or self.view["phase"] != "roll" or self.current is None:
             return None
-        dist = self.board.home_distance(tuple(self.view["seats"][self.current]["ports"]))
-        afloat = [s for s in self.view["ships"] if s["seat"] == self.current and s["at"] is not None]
-        return min(afloat, key=lambda s: (dist[self.node(s["at"])], s["id"]))["id"] if afloat else None
+        victim = hurricane_victim(self.view, self.current)
+        return victim["id"] if victim else None
 
     def drawn_ships(self, movers: set) -> list[dict]:
         """Each seat's ships, one drawing per square (a Flotilla fleet with its size, P28)."""
@@ -261,23 +260,18 @@ class Scene:
             out.append(a)
         return out
 
-    def flags(self, a: dict) -> list[str]:
-        """What a move does besides sailing: capture (P15), take or load the treasure (P17,
-        P12), bring it home (P18)."""
-        mover = self.ships[a["ship"]]
-        loaded = self.loaded([mover] if a.get("split") else self.fleet_of(mover))
-        enemy = [s for s in self.fleets.get(tuple(a["to"]), []) if s["seat"] != self.current]
+    @staticmethod
+    def flags(moved) -> list[str]:
+        """What a move does besides sailing, as the engine works it out: capture (P15), take or
+        load the treasure (P17, P12), bring it home (P18)."""
         out = []
-        if enemy:
+        if moved.captured:
             out.append("capture")
-            if self.loaded(enemy):
+            if moved.took:
                 out.append("takes")
-        on_island = {t["island"] for t in self.view["treasures"] if t["ship"] is None}
-        if not loaded and self.board.anchorage_island.get(self.node(a["to"])) in on_island and (
-                a.get("load") or "edition" not in self.view):      # edition 2: loading is a choice
+        if moved.loaded is not None:
             out.append("load")
-        homes = {tuple(self.board.ports[p]["anchorage"]) for p in self.view["seats"][self.current]["ports"]}
-        if loaded and tuple(a["to"]) in homes:
+        if moved.win == "treasure":
             out.append("win")
         return out
 
@@ -285,8 +279,8 @@ class Scene:
         """Lit target squares, the move list by die and ship, and the die and ship pickers."""
         targets: dict[tuple, dict] = {}
         listed: dict[tuple, dict] = {}
-        for a in moves:
-            to, flags = tuple(a["to"]), self.flags(a)
+        for a, moved in zip(moves, move_outcomes(self.view, moves)):
+            to, flags = tuple(a["to"]), self.flags(moved)
             target = targets.setdefault(to, {"flags": set(), "boxes": [
                 self.grid.box(r, c) for r, c in self.board.cells[self.node(to)]]})
             target["flags"].update(flags)
@@ -373,8 +367,7 @@ def pirater_live(view, legal, colours, names, seat_number=None) -> dict | None:
         "roll": next((a for a in legal if a.get("type") == "roll"), None),
         "powder_choices": [scene.blast(i) for i in powder],
         "declared": scene.blast(declared) if declared is not None and scene.ships[declared]["at"] else None,
-        "dice": dice, "hurricane_roll": bool(view["options"].get("hurricane") and faces
-                                             and max(faces.count(f) for f in faces) >= 3),
+        "dice": dice, "hurricane_roll": bool(view["options"].get("hurricane") and faces and brings_hurricane(faces)),
         "players": scene.players(), "winner": winner, "phase": view["phase"],
         "current_name": seat_name(names, current) if current is not None else None,
         "current_colour": seat_colour(colours, current),

@@ -13,9 +13,8 @@ from games import services
 from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.bots import random_action
-from games.engines.fuldrigger.sailing import check_path
+from games.engines.fuldrigger.sailing import DICE_HAZARDS, check_path
 from games.engines.fuldrigger.trade import sale_price
-from games.fuldrigger.pages import DICE_HAZARDS
 from games.models import Match
 from tests.conftest import client_for, make_user
 from tests.fuldrigger.fuldrigger_pages_support import change_state, seat_users, start

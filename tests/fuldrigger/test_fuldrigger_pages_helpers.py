@@ -1,17 +1,12 @@
-"""The pure helpers behind the pages: attack odds (F37), effective sale prices (F24, F25, F31,
-price cards), other routes, the chart's projection, and what the live part is made of."""
-from fractions import Fraction
-
+"""The pure helpers behind the pages: effective sale prices (F24, F25, F31,
+price cards), the chart's projection, and what the live part is made of."""
 import pytest
 
-from games.engines.fuldrigger import ENGINE, war
+from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.board import WORLD
-from games.engines.fuldrigger.sailing import check_path, reachable
 from games.engines.fuldrigger.state import fresh_turn
 from games.engines.fuldrigger.trade import sale_price
 from games.fuldrigger import pages, world_map
-from games.fuldrigger.odds import TWO_DICE, attack_odds
-from games.fuldrigger.routes import routes
 
 
 def game(players=2):
@@ -19,21 +14,6 @@ def game(players=2):
     state["phase"] = "play"
     state["turn"] = fresh_turn(0)
     return state
-
-
-@pytest.mark.rule("F37")
-@pytest.mark.parametrize("attackers", [1, 2, 3, 4, 5, 6])
-def test_attack_odds_follow_table_f37_on_two_dice(attackers):
-    expected = {"captured": 0, "draw": 0, "lost": 0}
-    for total, ways in TWO_DICE.items():
-        expected[war.outcome(attackers, total)] += ways
-    assert attack_odds(attackers) == {k: Fraction(v, 36) for k, v in expected.items()}
-    assert sum(attack_odds(attackers).values()) == 1
-
-
-def test_one_attacker_captures_one_time_in_six():
-    """F37: one privateer captures on 10–12 (6 ways of 36) and is lost on 2–5 (10 ways)."""
-    assert attack_odds(1) == {"captured": Fraction(1, 6), "draw": Fraction(20, 36), "lost": Fraction(10, 36)}
 
 
 @pytest.mark.rule("F31")
@@ -60,15 +40,6 @@ def test_the_falling_price_counts_only_on_the_sellers_own_turn():
     state["turn"]["sold"] = {port: {good: 1}}
     view = ENGINE.view(state, 1)
     assert pages.sale_terms(view, 1, port, good)["price"] == WORLD.prices[port][good]["sell"]
-
-
-@pytest.mark.parametrize("start, total", [("london", 12), ("cape_town", 15), ("havana", 9), ("batavia", 18)])
-def test_other_routes_are_legal_paths_to_the_same_square(start, total):
-    for dest, path in reachable(start, total).items():
-        found = routes(start, dest, total, first=list(path))
-        assert found[0] == list(path) and len(found) == len({tuple(r) for r in found}) <= 4
-        for route in found:
-            assert check_path(start, route, total)[-1] == dest
 
 
 def test_the_chart_places_every_node_inside_the_map():

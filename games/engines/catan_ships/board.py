@@ -431,3 +431,10 @@ def pirate_start(geo: Geometry) -> int:
         if score > best_score + 1e-9:
             best, best_score = e, score
     return best
+
+
+def drawn_geometry(drawing: dict) -> Geometry:
+    """The geometry of a board as the view draws it (`Geometry.drawing`): the same cached
+    object the rules read, so a page takes which hexes meet at a corner or an edge from here."""
+    hexes = [(h["q"], h["r"], h["terrain"], h["number"]) for h in drawing["hexes"]]
+    return geometry(_key(hexes, [(h["edge"], h["kind"]) for h in drawing["harbours"]]))

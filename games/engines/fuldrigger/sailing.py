@@ -227,3 +227,50 @@ def arrive(state: dict, ship: dict, events: list) -> None:
             events.append({"type": "bounty", "seat": ship["owner"], "ship": ship["id"],
                            "name": ship["name"], "port": port, "card": card_id,
                            "amount": data["amount"]})
+
+
+# ---- other routes, for the page that lets a player choose one -----------------------------------
+
+DICE_HAZARDS = ("storm", "ice", "calm", "reef", "pirates")      # F15–F19: entering rolls dice
+ROUTE_SEARCH_STEPS = 20000       # the search gives up here: it offers choices, it decides nothing
+
+
+def routes(start: str, dest: str, total: int, limit: int = 4, first: list[str] | None = None) -> list[list[str]]:
+    """Up to `limit` different paths from `start` to `dest` with `total`, `first` (the path
+    `reachable` gave, the one leaving the most movement) leading, the others by fewest dice
+    hazards, then fewest squares: a player may prefer a longer way round a storm or a reef.
+    The costs are `left_after`'s; `check_path` still checks whatever is posted."""
+    found: list[tuple[str, ...]] = []
+    budget = [ROUTE_SEARCH_STEPS]
+    distance = WORLD.distances_from(dest)
+
+    def walk(node: str, left: int, path: tuple[str, ...], seen: frozenset) -> None:
+        budget[0] -= 1
+        if budget[0] <= 0 or len(found) >= 40 or left < 1:
+            return
+        for nxt in WORLD.adjacency[node]:
+            if nxt in seen:
+                continue
+            rest = left_after(left, nxt)
+            if nxt == dest:
+                found.append(path + (nxt,))
+                continue
+            # A port ends a move; squares too far from the destination lead nowhere (allowing
+            # for one more tailwind on the way).
+            if WORLD.is_port(nxt) or distance.get(nxt, 10**6) > rest + WIND:
+                continue
+            walk(nxt, rest, path + (nxt,), seen | {nxt})
+
+    walk(start, total, (), frozenset({start}))
+    ranked = sorted(set(found), key=lambda p: (_dice_squares(p), len(p), p))
+    result = [list(first)] if first else []
+    for path in ranked:
+        if len(result) >= limit:
+            break
+        if list(path) not in result:
+            result.append(list(path))
+    return result
+
+
+def _dice_squares(path) -> int:
+    return sum(1 for node in path if WORLD.hazard(node) in DICE_HAZARDS)

@@ -1,6 +1,8 @@
 """Trade war (F32–F40): privateers, attacks and prizes."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 from games.engines import dice
 from games.engines.base import IllegalAction, edition_of
 from games.engines.fuldrigger.board import WORLD
@@ -24,6 +26,16 @@ def outcome(attackers: int, roll: int) -> str:
     if roll > CAPTURE_ABOVE[column]:
         return "captured"
     return "draw"
+
+
+def attack_odds(attackers: int) -> dict[str, Fraction]:
+    """F37 before the roll: the chances of "captured", "draw" and "lost" for this many
+    attackers (at least one), over the 36 ways two dice fall."""
+    ways = {"captured": 0, "draw": 0, "lost": 0}
+    for first in range(1, 7):
+        for second in range(1, 7):
+            ways[outcome(max(1, attackers), first + second)] += 1
+    return {result: Fraction(count, 36) for result, count in ways.items()}
 
 
 def privateer_base(state: dict, seat: int, port: str) -> bool:

@@ -197,6 +197,16 @@ def try_move(ctx: Context, pos: Position, ship: int, value: int, direction: str,
                  loadable and ctx.edition >= 2)
 
 
+def move_outcomes(state: dict, moves: list[dict]) -> list:
+    """What each of the current seat's legal moves would do, without playing it: a Moved
+    (captured P15, took P17, loaded P12, win P18/P19) for a page that marks them beforehand.
+    Reads only what the view shows too."""
+    ctx = Context(state, state["current"])
+    pos = position(state)
+    return [try_move(ctx, pos, a["ship"], a["die"], a["direction"], bool(a.get("split")), bool(a.get("load")))
+            for a in moves]
+
+
 def movers(ctx: Context, pos: Position) -> list[tuple[int, bool]]:
     """(ship, split) pairs that may move: every own ship, or in Flotilla each fleet by its
     lowest-numbered ship, and on the agreed roll also each ship of a fleet alone (P28)."""
@@ -454,14 +464,27 @@ def explode(state: dict, radius: int, events: list) -> None:
     events.extend(sub)
 
 
-def hurricane(state: dict, seat: int, events: list) -> None:
-    """P21: three equal dice sink the player's ship nearest to his home port."""
-    board = board_of(state)
+def brings_hurricane(faces) -> bool:
+    """P21: three (or more) equal dice in a roll."""
+    return max(Counter(faces).values()) >= 3
+
+
+def hurricane_victim(state: dict, seat: int) -> dict | None:
+    """P21: the ship a hurricane sinks, the seat's ship afloat nearest to his home port (the
+    lowest id of those as near); None with none afloat. Reads only what the view shows too."""
     afloat = alive_ships(state, seat)
     if not afloat:
-        return
+        return None
+    board = board_of(state)
     dist = board.home_distance(tuple(state["seats"][seat]["ports"]))
-    victim = min(afloat, key=lambda s: (dist[node_at(board, s["at"])], s["id"]))
+    return min(afloat, key=lambda s: (dist[node_at(board, s["at"])], s["id"]))
+
+
+def hurricane(state: dict, seat: int, events: list) -> None:
+    """P21: three equal dice sink the player's ship nearest to his home port."""
+    victim = hurricane_victim(state, seat)
+    if victim is None:
+        return
     events.append({"type": "hurricane", "seat": seat, "ship": victim["id"], "at": list(victim["at"]),
                    "dice": list(state["dice"])})
     lose_ship(state, victim["id"], "hurricane", events)
@@ -580,7 +603,7 @@ def do_roll(state: dict, seat: int, events: list) -> None:
     if state["powder"] is not None:
         explode(state, min(faces), events)                       # P24: the lower die
         state["powder"] = None
-    if options["hurricane"] and max(Counter(faces).values()) >= 3:
+    if options["hurricane"] and brings_hurricane(faces):
         hurricane(state, seat, events)                             # P21
     settle_survivors(state, events)
     if state["phase"] == "over":

@@ -4,7 +4,6 @@ from django import template
 
 from games.engines.fuldrigger.board import WORLD
 from games.fuldrigger import pages, world_map
-from games.fuldrigger.odds import attack_odds, percent
 
 register = template.Library()
 
@@ -40,5 +39,4 @@ def fuldrigger_price_lists():
 @register.simple_tag
 def fuldrigger_odds_table():
     """The attack table with each column's chances on two dice, for the rules page."""
-    return [{"ships": n if n < 4 else "4+", **{k: percent(v) for k, v in attack_odds(n).items()}}
-            for n in range(1, 5)]
+    return [{"ships": n if n < 4 else "4+", **pages.odds_in_percent(n)} for n in range(1, 5)]

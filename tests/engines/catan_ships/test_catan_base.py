@@ -12,6 +12,7 @@ from games.engines import IllegalAction
 from games.engines.catan_ships import scoring, trade
 from games.engines.catan_ships.roll import produce, roll_two
 from games.engines.catan_ships.state import Work
+from games.engines.catan_ships.board import drawn_geometry
 
 
 def setup_done(players=4, seed="setup"):
@@ -41,6 +42,14 @@ def test_standard_boards_have_the_base_games_hexes_numbers_and_harbours():
 def test_same_seed_same_board_other_seed_other_board():
     assert fresh(4, False, "a")["board"] == fresh(4, False, "a")["board"]
     assert fresh(4, False, "a")["board"] != fresh(4, False, "b")["board"]
+
+
+@pytest.mark.rule("B-board")
+@pytest.mark.parametrize("players, ships", [(4, False), (6, False), (3, True)])
+def test_the_viewed_board_leads_back_to_the_rules_geometry(players, ships):
+    """A page reads corners and edges from the geometry the rules use, found from the view."""
+    state = fresh(players, ships)
+    assert drawn_geometry(ENGINE.view(state, None)["board"]) is geometry(state["board"])
 
 
 @pytest.mark.rule("B-setup")

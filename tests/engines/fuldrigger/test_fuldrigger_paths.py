@@ -1,8 +1,10 @@
-"""Properties of sailing paths (F10, F11, F13, F14): what legal_actions offers, apply accepts."""
+"""Properties of sailing paths (F10, F11, F13, F14): what legal_actions offers, apply accepts, and
+the other routes the page offers."""
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines.fuldrigger.sailing import WIND, check_path, reachable
+from games.engines.fuldrigger.sailing import WIND, check_path, reachable, routes
 from tests.engines.fuldrigger.fuldrigger_support import WORLD, IllegalAction
 
 NODES = sorted(WORLD.nodes)
@@ -57,3 +59,12 @@ def test_check_path_is_the_plain_rule(start, total, choices):
         # movement is exact; past tailwinds it lists one path per square it finds, and apply
         # still accepts any other valid path (see the rules document).
         assert path[-1] in reachable(start, total)
+
+
+@pytest.mark.parametrize("start, total", [("london", 12), ("cape_town", 15), ("havana", 9), ("batavia", 18)])
+def test_other_routes_are_legal_paths_to_the_same_square(start, total):
+    for dest, path in reachable(start, total).items():
+        found = routes(start, dest, total, first=list(path))
+        assert found[0] == list(path) and len(found) == len({tuple(r) for r in found}) <= 4
+        for route in found:
+            assert check_path(start, route, total)[-1] == dest

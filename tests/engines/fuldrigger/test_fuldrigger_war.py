@@ -1,7 +1,9 @@
 """Trade war (F32–F42) and offers."""
+from fractions import Fraction
+
 import pytest
 
-from games.engines.fuldrigger.war import outcome
+from games.engines.fuldrigger.war import attack_odds, outcome
 from tests.engines.fuldrigger.fuldrigger_support import (
     ENGINE, WORLD, IllegalAction, attack, cargo, first, foreign_port, game, put_ship, rolled, seeded, ship_ids,
 )
@@ -113,6 +115,17 @@ def test_outcome_table(attackers, lose, capture):
     assert outcome(attackers, capture - 1) == "draw"
     assert outcome(attackers, capture) == "captured"
     assert outcome(attackers, 12) == "captured" and outcome(attackers, 2) == "lost"
+
+
+@pytest.mark.parametrize("attackers,captured,lost", [(1, 6, 10), (2, 10, 6), (3, 15, 3), (4, 21, 1),
+                                                     (6, 21, 1)])
+def test_attack_odds_count_the_ways_two_dice_fall(attackers, captured, lost):
+    """F37 the odds shown before an attack, in ways of 36: one privateer captures on 10–12 and is
+    lost on 2–5; four or more capture on 7–12 and lose only on a 2."""
+    odds = attack_odds(attackers)
+    assert odds == {"captured": Fraction(captured, 36), "draw": Fraction(36 - captured - lost, 36),
+                    "lost": Fraction(lost, 36)}
+    assert sum(odds.values()) == 1
 
 
 def test_attack_outcomes_played_out():

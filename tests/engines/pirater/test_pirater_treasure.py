@@ -5,7 +5,10 @@ Seat 0 sails from the north-west port (anchorage (1, 1)), seat 1 from the south-
 """
 import pytest
 
-from pirater_support import ENGINE, IllegalAction, game, get_board, move, moves, only, play, rolled
+from games.engines.pirater.rules import move_outcomes
+from pirater_support import (
+    ENGINE, IllegalAction, game, get_board, move, moves, only, play, rolled, treasure_on,
+)
 
 BOARD = get_board("single")
 
@@ -165,3 +168,14 @@ def test_capturing_a_treasure_ship_on_your_own_anchorage_wins():
     state["treasures"][0]["ship"] = 3
     state, events = move(state, 3, 0, "w")
     assert events[-1] == {"type": "win", "seat": 0, "how": "treasure"}
+
+
+def test_a_moves_outcome_is_told_before_it_is_played():
+    """P15, P17, P18 the outcome a page marks beforehand: taking the treasure from a ship at
+    one's own home anchorage captures it, takes the treasure and wins, as playing it does."""
+    state = treasure_on(rolled(only(game(), {0: (2, 1), 3: (1, 1)}), [1, 2], seat=0), 3)
+    action = next(a for a in ENGINE.legal_actions(state, 0) if a["ship"] == 0 and a["to"] == [1, 1])
+    moved, = move_outcomes(ENGINE.view(state, 0), [action])
+    assert (moved.captured, moved.took, moved.win) == ([3], [0], "treasure")
+    state, events = play(state, 0, action)
+    assert state["phase"] == "over" and state["winner"] == 0
