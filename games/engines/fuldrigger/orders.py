@@ -1,5 +1,6 @@
 """Fuldrigger's standing orders: what a merchant may leave to be done while away. Reads only
 the seat's view and its legal actions (games/engines/standing.py)."""
+from games.engines.base import edition_of
 from games.engines.fuldrigger import trade
 from games.engines.fuldrigger.book import BOOK
 from games.engines.fuldrigger.board import WORLD
@@ -50,7 +51,7 @@ def problems(lines, view) -> list[tuple]:
 def _safe(view, path) -> bool:
     known = set(view["known_reefs"][view["viewer"]])
     for node in path:
-        hazard = WORLD.hazard(node, view.get("edition"))
+        hazard = WORLD.hazard(node, edition_of(view))
         if hazard in DANGERS or (hazard == "reef" and WORLD.reef_letter(node) not in known):
             return False
     return True

@@ -206,10 +206,6 @@ def active_seats(state: dict) -> list[int]:
     return [seat for seat in range(state["players"]) if not state["out"][seat]]
 
 
-def current_seat(state: dict) -> int:
-    return state["turn"]["seat"]
-
-
 def effect_on(state: dict, kind: str, **match) -> list[dict]:
     """The card effects of `kind` in force now whose fields equal `match`."""
     return [e for e in state["effects"]
