@@ -8,7 +8,7 @@ view (what a seat sees, standings, events in words), bots (a random player for p
 """
 from games.engines.base import IllegalAction, Option, check_edition, clean_options
 from games.engines.fuldrigger import rules, state, view
-from games.engines.fuldrigger.book import BOOK
+from games.engines.fuldrigger.book import WORDS
 
 
 def _option(name: str, kind: str, default, **bounds) -> Option:
@@ -47,7 +47,7 @@ class FuldriggerEngine:
     def check_options(self, options: dict, players: int, edition: int | None = None) -> dict:
         if isinstance(players, bool) or not isinstance(players, int) or not (
                 self.min_players <= players <= self.max_players):
-            raise IllegalAction.said(BOOK, "error.players", min=self.min_players,
+            raise IllegalAction.said(WORDS, "error.players", min=self.min_players,
                                      max=self.max_players, players=players)
         cleaned = clean_options(list(OPTIONS), options)
         if check_edition(self, edition) == 1 and (options or {}).get("isthmus") in (None, ""):
