@@ -56,6 +56,11 @@ def _own_name(key: str, lang: str | None, english: str) -> str:
     return WORDS.books[language(lang)].get(key, english)
 
 
+def option_words(name: str, lang: str | None = "en") -> tuple[str, str]:
+    """An option's label and help text."""
+    return WORDS.say(f"option.{name}.label", lang), WORDS.say(f"option.{name}.help", lang)
+
+
 def good_name(good: str, lang: str | None = "en") -> str:
     """A good's name as a price list shows it ("Iron goods")."""
     return WORDS.say(f"good.{good}", lang) if good in WORLD.goods else good

@@ -39,10 +39,6 @@ def system_action(state: dict) -> dict | None:
     return {"type": "draw_card"} if state["phase"] == "card" else None
 
 
-def is_over(state: dict) -> bool:
-    return state["phase"] == "over"
-
-
 # ---- apply ---------------------------------------------------------------------------------
 
 def apply(state: dict, seat, action) -> tuple[dict, list]:

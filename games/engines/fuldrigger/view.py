@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from functools import reduce
 
-from games.engines.fuldrigger.book import WORDS, area_name, cargo_name, good_name, place_name
+from games.engines.fuldrigger.book import (
+    WORDS, area_name, cargo_name, good_name, option_words, place_name,
+)
 from games.engines.fuldrigger.cards import card
 from games.engines.fuldrigger.rules import to_act
 from games.engines.fuldrigger.state import (
-    cargo_value, clone, fortresses_of, fortunes, ships_of,
+    OPTIONS, cargo_value, clone, fortresses_of, fortunes, ships_of,
 )
 from games.engines.words import language
 
@@ -71,9 +73,13 @@ def card_words(card_id: str, lang: str = "en") -> tuple[str, str]:
     return WORDS.say(f"card.{card_id}.title", lang), WORDS.say(f"card.{card_id}.text", lang)
 
 
-def option_words(name: str, lang: str = "en") -> tuple[str, str]:
-    """An option's label and help text."""
-    return WORDS.say(f"option.{name}.label", lang), WORDS.say(f"option.{name}.help", lang)
+def options(lang: str = "en") -> list[dict]:
+    """The match options with their labels and help in `lang`."""
+    listed = []
+    for option in OPTIONS:
+        label, help_text = option_words(option.name, lang)
+        listed.append({**option.as_dict(), "label": label, "help": help_text})
+    return listed
 
 
 def _who(names: list[str], seat, lang: str) -> str:

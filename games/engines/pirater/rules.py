@@ -400,6 +400,10 @@ def _int_field(action: dict, name: str) -> int:
     return value
 
 
+def to_act(state: dict) -> list[int]:
+    return [] if state["phase"] == "over" else [state["current"]]
+
+
 def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
     if not isinstance(action, dict):
         raise IllegalAction.said(WORDS, "error.not_an_object")
@@ -461,3 +465,11 @@ def legal_actions(state: dict, seat) -> list[dict]:
             action["load"] = True
         out.append(action)
     return out + loads
+
+
+def timeout_action(state: dict, seat: int) -> dict:
+    """Roll, or the first legal move (while ports are chosen: the first free port)."""
+    actions = legal_actions(state, seat)
+    if not actions:
+        raise IllegalAction.said(WORDS, "error.nothing_to_do")
+    return actions[0]
