@@ -40,56 +40,73 @@ def action_schema(kind: str, schema: dict) -> dict:
 
 
 # --- Checking a value against the small JSON Schema subset used above -----------------
+# One small check per JSON type; each names the first thing wrong, at its place in the action.
+
+def _whole(schema: dict, value, where: str) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"{where} must be a whole number"
+    if value < schema.get("minimum", value) or value > schema.get("maximum", value):
+        return f"{where} must be from {schema['minimum']} to {schema['maximum']}"
+    return None
+
+
+def _null(schema: dict, value, where: str) -> str | None:
+    return None if value is None else f"{where} must be null"
+
+
+def _true_or_false(schema: dict, value, where: str) -> str | None:
+    return None if isinstance(value, bool) else f"{where} must be true or false"
+
+
+def _string(schema: dict, value, where: str) -> str | None:
+    if not isinstance(value, str):
+        return f"{where} must be a string"
+    if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", len(value)):
+        return f"{where} must be {schema.get('minLength', 0)} to {schema['maxLength']} characters"
+    return None
+
+
+def _list(schema: dict, value, where: str) -> str | None:
+    if not isinstance(value, list):
+        return f"{where} must be a list"
+    if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", len(value)):
+        return f"{where} has the wrong number of items"
+    found = (problem(schema["items"], item, f"{where}[{index}]") for index, item in enumerate(value))
+    return next((f for f in found if f), None)
+
+
+def _object(schema: dict, value, where: str) -> str | None:
+    if not isinstance(value, dict):
+        return f"{where} must be an object"
+    if len(value) > schema.get("maxProperties", len(value)):
+        return f"{where} has too many keys"
+    properties, extra = schema.get("properties", {}), schema.get("additionalProperties", True)
+    for key, item in value.items():
+        if key in properties:
+            found = problem(properties[key], item, f"{where}.{key}")
+        elif extra is False:
+            found = f"{where} has no field {key!r}"
+        else:
+            found = problem(extra, item, f"{where}.{key}") if isinstance(extra, dict) else None
+        if found:
+            return found
+    return None
+
+
+CHECKS = {"integer": _whole, "null": _null, "boolean": _true_or_false, "string": _string,
+          "array": _list, "object": _object}
+
 
 def problem(schema: dict, value, where: str) -> str | None:
     """Why the value does not fit the schema, in English, or None."""
     if "anyOf" in schema:
         found = [problem(option, value, where) for option in schema["anyOf"]]
         return None if None in found else found[0]
-    kind = schema.get("type")
-    if kind == "integer":
-        if isinstance(value, bool) or not isinstance(value, int):
-            return f"{where} must be a whole number"
-        if value < schema.get("minimum", value) or value > schema.get("maximum", value):
-            return f"{where} must be from {schema['minimum']} to {schema['maximum']}"
-    elif kind == "null":
-        if value is not None:
-            return f"{where} must be null"
-    elif kind == "boolean":
-        if not isinstance(value, bool):
-            return f"{where} must be true or false"
-    elif kind == "string":
-        if not isinstance(value, str):
-            return f"{where} must be a string"
-        if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", len(value)):
-            return f"{where} must be {schema.get('minLength', 0)} to {schema['maxLength']} characters"
-    elif kind == "array":
-        if not isinstance(value, list):
-            return f"{where} must be a list"
-        if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", len(value)):
-            return f"{where} has the wrong number of items"
-        for index, item in enumerate(value):
-            found = problem(schema["items"], item, f"{where}[{index}]")
-            if found:
-                return found
-    elif kind == "object":
-        if not isinstance(value, dict):
-            return f"{where} must be an object"
-        if len(value) > schema.get("maxProperties", len(value)):
-            return f"{where} has too many keys"
-        properties, extra = schema.get("properties", {}), schema.get("additionalProperties", True)
-        for key, item in value.items():
-            if key in properties:
-                found = problem(properties[key], item, f"{where}.{key}")
-            elif extra is False:
-                found = f"{where} has no field {key!r}"
-            else:
-                found = problem(extra, item, f"{where}.{key}") if isinstance(extra, dict) else None
-            if found:
-                return found
-    if "enum" in schema and value not in schema["enum"]:
+    check = CHECKS.get(schema.get("type"))
+    found = check(schema, value, where) if check else None
+    if found is None and "enum" in schema and value not in schema["enum"]:
         return f"{where} must be one of {', '.join(map(str, schema['enum']))}"
-    return None
+    return found
 
 
 def action_problem(engine, action: dict) -> str | None:
