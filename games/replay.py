@@ -9,6 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from games.engines import dice, get_engine
+from games.engines.base import edition_of
 from games.models import ActionLog, Match
 
 
@@ -16,7 +17,7 @@ def match_edition(match: Match) -> int:
     """The edition of a started match: from its state (no key: edition 1); for one not yet
     started, the rules version recorded when it was created."""
     if match.state is not None:
-        return match.state.get("edition", 1)
+        return edition_of(match.state)
     try:
         return int(match.rules_version or 1)
     except ValueError:

@@ -17,6 +17,7 @@ from games import bots, jobs, limits, projections, selectors
 from games import orders as standing
 from games.engines import IllegalAction, get_engine, may_act
 from games.engines import actions as declared_actions
+from games.engines.base import edition_of
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed, NotFound, StaleVersion
 from games.models import ActionLog, Job, Match, Seat
@@ -254,7 +255,7 @@ def _deal(match: Match) -> None:
         seat.save(update_fields=["number"])
     now = timezone.now()
     match.seed, match.seed_hash = seed, seed_hash(seed)
-    match.rules_version = str(state.get("edition", 1))   # the edition it is dealt under
+    match.rules_version = str(edition_of(state))   # the edition it is dealt under
     match.state, match.status, match.started_at = state, Match.RUNNING, now
     match.version = 0
     _schedule(match, engine, now)

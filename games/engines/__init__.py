@@ -1,31 +1,22 @@
 """The game engines and their registry. Nothing here imports Django (a test checks it).
 
-Beyond the contract's members every engine also offers:
-- `check_options(options, players) -> dict`: the cleaned options for that many seats, or
-  IllegalAction with a message (an impossible variant combination, a seat count outside the
-  bounds those variants allow);
-- `describe(event, names, lang="en") -> str`: one event in words, names being the seats' display
-  names, in one of the site's languages (each engine keeps a phrase book beside it, read with
-  games.engines.words; English for a language it doesn't have);
-- `options(lang="en")`: the contract's options with their label and help in that language, and
-  for a choice option its `choice_labels` ({value: words}).
-- `may_act(state) -> list[int]` (optional): to_act, then seats that have only an optional move
-  now (Catan's unloading at once, C8). The platform accepts their moves and shows them their
-  legal actions, but clocks, bots and timeouts follow to_act alone: nobody waits on them and
-  nothing is played for them. Read it through `may_act(engine, state)` below.
-An event meant for some seats only carries "private": [seats]; the log shows it to them alone.
-Each state keeps `seed` (secret), `draws` (the dice counter) and `round` (1-based).
+Every engine keeps the contract in docs/contract.md, written down as `games.engines.base.Engine`:
+the contract's members and what Tradewinds adds (editions, `check_options`, `options(lang)`,
+`describe(event, names, lang)`, `action_fields`, and the optional `may_act`, `told_otherwise`
+and `title_of`). Each game's `ENGINE` is a `base.RoutedEngine`, which routes those calls to the
+modules of its package. `may_act` is read through `may_act(engine, state)` below: an engine
+without it accepts moves from `to_act` alone.
 """
-from games.engines.base import IllegalAction, Option, clean_options
+from games.engines.base import Engine, IllegalAction, Option, clean_options
 
-ENGINES: dict = {}
+ENGINES: dict[str, Engine] = {}
 
 
-def register(engine) -> None:
+def register(engine: Engine) -> None:
     ENGINES[engine.name] = engine
 
 
-def get_engine(name: str):
+def get_engine(name: str) -> Engine:
     try:
         return ENGINES[name]
     except KeyError:
@@ -48,7 +39,7 @@ def _load() -> None:
         register(engine)
 
 
-__all__ = ["ENGINES", "IllegalAction", "Option", "clean_options", "get_engine", "may_act", "register"]
+__all__ = ["ENGINES", "Engine", "IllegalAction", "Option", "clean_options", "get_engine", "may_act", "register"]
 
 
 _load()

@@ -2,9 +2,10 @@
 discover every game's moves), what a submitted action is checked against, and what the log
 keeps of it (the action as the engine understood it, never a key it ignored).
 
-A game declares its actions either here, in DECLARED, or as an `action_fields` attribute on
-its engine (same shape). Each action type maps to a small JSON Schema of the action without
-its "type": "properties" and "required". A property marked "readOnly" is one the engine
+A game declares its actions in its own package, as ACTIONS in games/engines/<game>/actions.py,
+which its engine offers as `action_fields` (games.engines.base.RoutedEngine does so). Each
+action type maps to a small JSON Schema of the action without its "type": "properties" and
+"required". A property marked "readOnly" is one the engine
 works out itself (Pirater's `to`): a client may send it, but it must agree with the engine.
 A game that declares nothing still works: its actions are checked by the engine alone and the
 log keeps only the keys its legal actions use.
@@ -26,96 +27,9 @@ def fields(required=(), **properties) -> dict:
     return {"properties": properties, "required": list(required)}
 
 
-# Fuldrigger (rules digest F1–F47): games/engines/fuldrigger/rules.py HANDLERS.
-SIDE = {"type": "object", "additionalProperties": False, "maxProperties": 3,
-        "properties": {"ducats": WHOLE, "ships": WHOLES, "fortresses": NAMES}}
-FULDRIGGER = {
-    "choose_home": fields(["city"], city=NAME),   # edition 2's opening (F7)
-    "roll": NOTHING,
-    "end_turn": NOTHING,
-    "move": fields(["ship", "path"], ship=WHOLE, path=NAMES),
-    "buy_cargo": fields(["ship", "good"], ship=WHOLE, good=NAME),
-    "sell_cargo": fields(["ship"], ship=WHOLE),
-    "buy_ship": NOTHING,
-    "sell_ship": fields(["ship"], ship=WHOLE),
-    "buy_fortress": fields(["port"], port=NAME),
-    "fit_privateer": fields(["ship"], ship=WHOLE),
-    "lay_off_privateer": fields(["ship"], ship=WHOLE),
-    "attack": fields(["target", "ships"], target=NAME, defender=WHOLE, ships=WHOLES,
-                     paths={"type": "object", "additionalProperties": NAMES, "maxProperties": 60},
-                     prize={"anyOf": [WHOLE, {"type": "string", "enum": ["fortress"]}]}),
-    "isthmus_unload": fields(["ship"], ship=WHOLE),
-    "isthmus_load": fields(["ship", "cargo"], ship=WHOLE, cargo=WHOLE),
-    "offer": fields(["to"], to=WHOLE, give=SIDE, take=SIDE),
-    "accept_offer": fields(["offer"], offer=WHOLE),
-    "decline_offer": fields(["offer"], offer=WHOLE),
-    "withdraw_offer": fields(["offer"], offer=WHOLE),
-}
-
-# Pirater (rules digest P1–P28): games/engines/pirater/rules.py apply.
-PIRATER = {
-    "choose_port": fields(["port"], port=WHOLE),   # edition 2's opening (P5/P7)
-    "roll": NOTHING,
-    "declare_powder": fields(["ship"], ship=WHOLE, confirm={"type": "boolean"}),   # P24
-    "load": fields(["ship"], ship=WHOLE),   # P12, edition 2: at an anchorage the ship stands on
-    "move": fields(["die", "ship", "direction"], die=WHOLE, ship=WHOLE, direction=NAME,
-                   split={"type": "boolean"}, load={"type": "boolean"},
-                   to={"type": "array", "items": WHOLE, "minItems": 2, "maxItems": 2, "readOnly": True}),
-}
-
-# Catan with ships (rules digest C1–C20 and the base game): games/engines/catan_ships/rules.py
-# HANDLERS. A resource is named ("brick", "lumber", "wool", "grain", "ore"); a bundle counts
-# them; null leaves a choice open (no one to rob, a ship that stays, a pirate left where it is).
-RESOURCE = {"type": "string", "maxLength": 10}
-BUNDLE = {"type": "object", "additionalProperties": WHOLE, "maxProperties": 5}
-NULL = {"type": "null"}
-
-
-def _or_null(schema: dict) -> dict:
-    return {"anyOf": [schema, NULL]}
-
-
-CATAN_SHIPS = {
-    "place_settlement": fields(["vertex"], vertex=WHOLE),
-    "place_road": fields(["edge"], edge=WHOLE),
-    "roll": NOTHING,
-    "discard": fields(["cards"], cards=BUNDLE),
-    "move_robber": fields(["hex"], hex=WHOLE, steal_from=_or_null(WHOLE)),
-    "move_pirate": fields([], edge=_or_null(WHOLE)),
-    "sail": fields(["ship"], ship=WHOLE, edge=_or_null(WHOLE)),
-    "overboard": fields(["ship"], ship=WHOLE, resource=_or_null(RESOURCE)),
-    "settle": fields(["ship"], ship=WHOLE, vertex=_or_null(WHOLE)),
-    "end_sailing": NOTHING,
-    "build_road": fields(["edge"], edge=WHOLE),
-    "build_settlement": fields(["vertex"], vertex=WHOLE),
-    "build_city": fields(["vertex"], vertex=WHOLE),
-    "build_ship": fields(["edge"], edge=WHOLE),
-    "buy_development": NOTHING,
-    "play_knight": fields(["hex"], hex=WHOLE, steal_from=_or_null(WHOLE)),
-    "play_road_building": fields(["edges"], edges={"type": "array", "items": WHOLE, "maxItems": 2}),
-    "play_year_of_plenty": fields(["resources"], resources={"type": "array", "items": RESOURCE, "maxItems": 2}),
-    "play_monopoly": fields(["resource"], resource=RESOURCE),
-    "bank_trade": fields(["give", "get"], give=RESOURCE, get=RESOURCE),
-    "offer": fields(["give", "get"], give=BUNDLE, get=BUNDLE,
-                    to=_or_null({"type": "array", "items": WHOLE, "maxItems": 6})),
-    "answer": fields(["offer", "accept"], offer=WHOLE, accept={"type": "boolean"},
-                     counter=_or_null({"type": "object", "additionalProperties": False, "maxProperties": 2,
-                                       "properties": {"give": BUNDLE, "get": BUNDLE}})),
-    "confirm": fields(["offer", "with"], offer=WHOLE, **{"with": WHOLE}),
-    "withdraw": fields(["offer"], offer=WHOLE),
-    "load": fields(["ship", "cargo"], ship=WHOLE, cargo=BUNDLE),
-    "unload": fields(["ship"], ship=WHOLE),
-    "ship_trade": fields(["ship", "give", "get"], ship=WHOLE, give=RESOURCE, get=RESOURCE),
-    "end_turn": NOTHING,
-    "pass": NOTHING,
-}
-
-DECLARED = {"fuldrigger": FULDRIGGER, "pirater": PIRATER, "catan_ships": CATAN_SHIPS}
-
-
 def declared(engine) -> dict | None:
     """{action type: schema} for the engine's game, or None if it declares nothing."""
-    return getattr(engine, "action_fields", None) or DECLARED.get(engine.name)
+    return getattr(engine, "action_fields", None)
 
 
 def action_schema(kind: str, schema: dict) -> dict:
@@ -126,56 +40,73 @@ def action_schema(kind: str, schema: dict) -> dict:
 
 
 # --- Checking a value against the small JSON Schema subset used above -----------------
+# One small check per JSON type; each names the first thing wrong, at its place in the action.
+
+def _whole(schema: dict, value, where: str) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"{where} must be a whole number"
+    if value < schema.get("minimum", value) or value > schema.get("maximum", value):
+        return f"{where} must be from {schema['minimum']} to {schema['maximum']}"
+    return None
+
+
+def _null(schema: dict, value, where: str) -> str | None:
+    return None if value is None else f"{where} must be null"
+
+
+def _true_or_false(schema: dict, value, where: str) -> str | None:
+    return None if isinstance(value, bool) else f"{where} must be true or false"
+
+
+def _string(schema: dict, value, where: str) -> str | None:
+    if not isinstance(value, str):
+        return f"{where} must be a string"
+    if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", len(value)):
+        return f"{where} must be {schema.get('minLength', 0)} to {schema['maxLength']} characters"
+    return None
+
+
+def _list(schema: dict, value, where: str) -> str | None:
+    if not isinstance(value, list):
+        return f"{where} must be a list"
+    if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", len(value)):
+        return f"{where} has the wrong number of items"
+    found = (problem(schema["items"], item, f"{where}[{index}]") for index, item in enumerate(value))
+    return next((f for f in found if f), None)
+
+
+def _object(schema: dict, value, where: str) -> str | None:
+    if not isinstance(value, dict):
+        return f"{where} must be an object"
+    if len(value) > schema.get("maxProperties", len(value)):
+        return f"{where} has too many keys"
+    properties, extra = schema.get("properties", {}), schema.get("additionalProperties", True)
+    for key, item in value.items():
+        if key in properties:
+            found = problem(properties[key], item, f"{where}.{key}")
+        elif extra is False:
+            found = f"{where} has no field {key!r}"
+        else:
+            found = problem(extra, item, f"{where}.{key}") if isinstance(extra, dict) else None
+        if found:
+            return found
+    return None
+
+
+CHECKS = {"integer": _whole, "null": _null, "boolean": _true_or_false, "string": _string,
+          "array": _list, "object": _object}
+
 
 def problem(schema: dict, value, where: str) -> str | None:
     """Why the value does not fit the schema, in English, or None."""
     if "anyOf" in schema:
         found = [problem(option, value, where) for option in schema["anyOf"]]
         return None if None in found else found[0]
-    kind = schema.get("type")
-    if kind == "integer":
-        if isinstance(value, bool) or not isinstance(value, int):
-            return f"{where} must be a whole number"
-        if value < schema.get("minimum", value) or value > schema.get("maximum", value):
-            return f"{where} must be from {schema['minimum']} to {schema['maximum']}"
-    elif kind == "null":
-        if value is not None:
-            return f"{where} must be null"
-    elif kind == "boolean":
-        if not isinstance(value, bool):
-            return f"{where} must be true or false"
-    elif kind == "string":
-        if not isinstance(value, str):
-            return f"{where} must be a string"
-        if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", len(value)):
-            return f"{where} must be {schema.get('minLength', 0)} to {schema['maxLength']} characters"
-    elif kind == "array":
-        if not isinstance(value, list):
-            return f"{where} must be a list"
-        if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", len(value)):
-            return f"{where} has the wrong number of items"
-        for index, item in enumerate(value):
-            found = problem(schema["items"], item, f"{where}[{index}]")
-            if found:
-                return found
-    elif kind == "object":
-        if not isinstance(value, dict):
-            return f"{where} must be an object"
-        if len(value) > schema.get("maxProperties", len(value)):
-            return f"{where} has too many keys"
-        properties, extra = schema.get("properties", {}), schema.get("additionalProperties", True)
-        for key, item in value.items():
-            if key in properties:
-                found = problem(properties[key], item, f"{where}.{key}")
-            elif extra is False:
-                found = f"{where} has no field {key!r}"
-            else:
-                found = problem(extra, item, f"{where}.{key}") if isinstance(extra, dict) else None
-            if found:
-                return found
-    if "enum" in schema and value not in schema["enum"]:
+    check = CHECKS.get(schema.get("type"))
+    found = check(schema, value, where) if check else None
+    if found is None and "enum" in schema and value not in schema["enum"]:
         return f"{where} must be one of {', '.join(map(str, schema['enum']))}"
-    return None
+    return found
 
 
 def action_problem(engine, action: dict) -> str | None:

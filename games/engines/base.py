@@ -1,7 +1,9 @@
-"""What every engine shares: the error it raises and how it declares and checks its options."""
+"""What every engine shares: the contract it keeps (Engine) and the routing its calls take
+(RoutedEngine), the error it raises, how it declares and checks its options, its editions."""
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, Protocol
 
 from games.engines.words import Phrasebook
 
@@ -115,3 +117,104 @@ def check_edition(engine, edition) -> int:
         raise IllegalAction.said(OPTION_WORDS, "error.option_edition", edition=edition,
                                  editions=", ".join(str(e) for e in engine.editions))
     return edition
+
+
+class Engine(Protocol):
+    """What the platform calls on every game (docs/contract.md). Beyond these an engine may
+    offer `may_act(state)`, `told_otherwise(event, seat)`, `title_of(options)` and
+    `action_fields` (its actions' schemas); the platform reads those with getattr."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    edition: int
+    editions: tuple[int, ...]
+    version: str
+
+    def options(self, lang: str = "en") -> list[dict]: ...
+
+    def check_options(self, options: dict | None, players: int, edition: int | None = None) -> dict: ...
+
+    def new_game(self, players: int, seed: str, options: dict | None,
+                 edition: int | None = None) -> dict: ...
+
+    def to_act(self, state: dict) -> list[int]: ...
+
+    def system_action(self, state: dict) -> dict | None: ...
+
+    def legal_actions(self, state: dict, seat) -> list[dict]: ...
+
+    def apply(self, state: dict, seat, action) -> tuple[dict, list[dict]]: ...
+
+    def timeout_action(self, state: dict, seat: int) -> dict: ...
+
+    def is_over(self, state: dict) -> bool: ...
+
+    def standings(self, state: dict) -> list[dict]: ...
+
+    def view(self, state: dict, seat: int | None = None) -> dict: ...
+
+    def describe(self, event: dict, names: list[str], lang: str = "en") -> str: ...
+
+
+class RoutedEngine:
+    """An Engine whose calls go to the modules of its game package, which every game names
+    alike: state (OPTIONS, check_options, new_game), rules (to_act, legal_actions, apply,
+    timeout_action), view (options, view, standings, describe) and actions (ACTIONS, the
+    schemas of its action types). A subclass names the game, its seat bounds and its rules
+    editions, and adds only what its game does otherwise."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    edition: int                   # the rules edition new games are dealt under
+    editions: tuple[int, ...]      # every edition a state may have been dealt under
+
+    def __init__(self, *, state: ModuleType, rules: ModuleType, view: ModuleType,
+                 actions: ModuleType):
+        self._state, self._rules, self._view = state, rules, view
+        self.action_fields = actions.ACTIONS
+
+    @property
+    def version(self) -> str:
+        """What the platform records as a match's rules version."""
+        return str(self.edition)
+
+    def options(self, lang: str = "en") -> list[dict]:
+        return self._view.options(lang)
+
+    def check_options(self, options: dict | None, players: int, edition: int | None = None) -> dict:
+        return self._state.check_options(options, players, check_edition(self, edition))
+
+    def new_game(self, players: int, seed: str, options: dict | None,
+                 edition: int | None = None) -> dict:
+        return self._state.new_game(players, seed, options, check_edition(self, edition))
+
+    def to_act(self, state: dict) -> list[int]:
+        return self._rules.to_act(state)
+
+    def system_action(self, state: dict) -> dict | None:
+        return None   # a game whose every die a player rolls
+
+    def legal_actions(self, state: dict, seat) -> list[dict]:
+        return self._rules.legal_actions(state, seat)
+
+    def apply(self, state: dict, seat, action) -> tuple[dict, list[dict]]:
+        return self._rules.apply(state, seat, action)
+
+    def timeout_action(self, state: dict, seat: int) -> dict:
+        return self._rules.timeout_action(state, seat)
+
+    def is_over(self, state: dict) -> bool:
+        return state["phase"] == "over"   # every game's last phase
+
+    def standings(self, state: dict) -> list[dict]:
+        return self._view.standings(state)
+
+    def view(self, state: dict, seat: int | None = None) -> dict:
+        return self._view.view(state, seat)
+
+    def describe(self, event: dict, names: list[str], lang: str = "en") -> str:
+        return self._view.describe(event, names, lang)

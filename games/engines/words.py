@@ -59,6 +59,11 @@ class Phrasebook:
         if missing:
             raise ValueError(f"{path.name} has no {', '.join(missing)} section")
 
+    @classmethod
+    def beside(cls, module_file: str) -> "Phrasebook":
+        """The book in words.json next to `module_file`: where every engine keeps its own."""
+        return cls(Path(module_file).with_name("words.json"))
+
     def has(self, key: str) -> bool:
         return key in self.books["en"]
 

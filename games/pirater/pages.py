@@ -18,7 +18,8 @@ from django.utils.translation import get_language, pgettext, pgettext_lazy
 
 from games.engines.pirater import ENGINE as PIRATER
 from games.engines.pirater.board import get_board
-from games.engines.pirater.rules import blast_area, brings_hurricane, hurricane_victim, move_outcomes
+from games.engines.pirater.rules import blast_area, brings_hurricane, hurricane_victim
+from games.engines.pirater.sailing import move_outcomes
 from games.engines.pirater.state import board_name as state_board_name
 from games.engines.pirater.view import choice_words, option_words
 from games.panels import seat_colour, seat_name

@@ -32,7 +32,8 @@ DEV_DECK = {
 }
 
 
-def check_options(options: dict | None, players) -> dict:
+def check_options(options: dict | None, players, edition: int = EDITION) -> dict:
+    """The cleaned options for that many seats (every edition has the same)."""
     cleaned = clean_options(list(OPTIONS), options)
     if isinstance(players, bool) or not isinstance(players, int):
         raise IllegalAction.said(WORDS, "error.players_not_whole")
@@ -42,7 +43,7 @@ def check_options(options: dict | None, players) -> dict:
 
 
 def new_game(players: int, seed: str, options: dict | None, edition: int = EDITION) -> dict:
-    options = check_options(options, players)
+    options = check_options(options, players, edition)
     ships = options["ships"]
     large = players > 4
     state = {"seed": str(seed), "draws": 0}

@@ -5,6 +5,7 @@ development deck's order, the seed and the dice counter.
 """
 from __future__ import annotations
 
+from games.engines.base import edition_of
 from games.engines.catan_ships import rules, scoring, ships
 from games.engines.catan_ships.board import RESOURCES, geometry
 from games.engines.catan_ships.book import WORDS
@@ -39,7 +40,7 @@ def view(state: dict, seat=None) -> dict:
                  for v, o in enumerate(state["owner"]) if o >= 0]
     roads = [{"edge": e, "seat": o} for e, o in enumerate(state["roads"]) if o >= 0]
     return {
-        "game": "catan_ships", "edition": state["edition"], "ships_variant": state["ships_variant"],
+        "game": "catan_ships", "edition": edition_of(state), "ships_variant": state["ships_variant"],
         "goal": state["goal"], "phase": state["phase"], "current": state["current"],
         "round": state["round"], "to_act": rules.to_act(state), "viewer": seat,
         "dice": list(state["dice"]) if state["dice"] else None,

@@ -1,12 +1,11 @@
 """The phrase book (words.json) and the names it gives goods and places, in every language.
 
 Apart from view.py because the rules modules raise their refusals in the book's words too
-(`IllegalAction.said(BOOK, "error.…")`), and view.py imports the rules.
+(`IllegalAction.said(WORDS, "error.…")`), and view.py imports the rules.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from games.engines.fuldrigger.board import WORLD
 from games.engines.words import Phrasebook, language
@@ -50,23 +49,28 @@ class Book(Phrasebook):
 # Every sentence, name and label is in words.json, English and its translations side by side;
 # a language without a phrase falls back to English. Ports and sea areas are in the book only
 # where a language names them otherwise: English keeps its names in world.json.
-BOOK = Book(Path(__file__).resolve().parent / "words.json")
+WORDS = Book.beside(__file__)
 
 
 def _own_name(key: str, lang: str | None, english: str) -> str:
-    return BOOK.books[language(lang)].get(key, english)
+    return WORDS.books[language(lang)].get(key, english)
+
+
+def option_words(name: str, lang: str | None = "en") -> tuple[str, str]:
+    """An option's label and help text."""
+    return WORDS.say(f"option.{name}.label", lang), WORDS.say(f"option.{name}.help", lang)
 
 
 def good_name(good: str, lang: str | None = "en") -> str:
     """A good's name as a price list shows it ("Iron goods")."""
-    return BOOK.say(f"good.{good}", lang) if good in WORLD.goods else good
+    return WORDS.say(f"good.{good}", lang) if good in WORLD.goods else good
 
 
 def cargo_name(good: str | None, lang: str | None = "en") -> str:
     """A good as a sentence says it ("iron goods" in English, "Eisenwaren" in German)."""
     if good is None:
-        return BOOK.say("cargo", lang)
-    return BOOK.say(f"cargo.{good}", lang) if good in WORLD.goods else good
+        return WORDS.say("cargo", lang)
+    return WORDS.say(f"cargo.{good}", lang) if good in WORLD.goods else good
 
 
 def place_name(node: str, lang: str | None = "en") -> str:
@@ -79,11 +83,11 @@ def place_name(node: str, lang: str | None = "en") -> str:
     area = _own_name(f"area.{data['area']}", lang, data["area"]) if data.get("area") else node
     hazard = data.get("hazard")
     if hazard == "reef":
-        return BOOK.say("place_reef", lang, area=area, letter=data["reef"])
+        return WORDS.say("place_reef", lang, area=area, letter=data["reef"])
     if hazard:
-        return BOOK.say("place_hazard", lang, area=area, hazard=BOOK.say(f"hazard.{hazard}", lang))
+        return WORDS.say("place_hazard", lang, area=area, hazard=WORDS.say(f"hazard.{hazard}", lang))
     if node == WORLD.calm_square:
-        return BOOK.say("place_calm_square", lang, area=area)
+        return WORDS.say("place_calm_square", lang, area=area)
     return area
 
 

@@ -7,7 +7,7 @@ open) or the offerer withdraws it. Whether it can be met is checked when it is a
 from __future__ import annotations
 
 from games.engines.base import IllegalAction
-from games.engines.fuldrigger.book import BOOK, Name
+from games.engines.fuldrigger.book import WORDS, Name
 from games.engines.fuldrigger.state import MAX_FORTRESSES, MAX_SHIPS, fortresses_of, ships_of
 
 
@@ -15,22 +15,22 @@ def _side(raw, label: str) -> dict:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise IllegalAction.said(BOOK, "error.side_object", label=label)
+        raise IllegalAction.said(WORDS, "error.side_object", label=label)
     unknown = set(raw) - {"ducats", "ships", "fortresses"}
     if unknown:
-        raise IllegalAction.said(BOOK, "error.side_keys", label=label)
+        raise IllegalAction.said(WORDS, "error.side_keys", label=label)
     ducats = raw.get("ducats", 0)
     if isinstance(ducats, bool) or not isinstance(ducats, int) or ducats < 0:
-        raise IllegalAction.said(BOOK, "error.side_ducats", label=label)
+        raise IllegalAction.said(WORDS, "error.side_ducats", label=label)
     ships = raw.get("ships", [])
     if not isinstance(ships, list) or any(isinstance(s, bool) or not isinstance(s, int)
                                           for s in ships):
-        raise IllegalAction.said(BOOK, "error.side_ships", label=label)
+        raise IllegalAction.said(WORDS, "error.side_ships", label=label)
     forts = raw.get("fortresses", [])
     if not isinstance(forts, list) or any(not isinstance(p, str) for p in forts):
-        raise IllegalAction.said(BOOK, "error.side_fortresses", label=label)
+        raise IllegalAction.said(WORDS, "error.side_fortresses", label=label)
     if len(set(ships)) != len(ships) or len(set(forts)) != len(forts):
-        raise IllegalAction.said(BOOK, "error.side_twice", label=label)
+        raise IllegalAction.said(WORDS, "error.side_twice", label=label)
     return {"ducats": ducats, "ships": sorted(ships), "fortresses": sorted(forts)}
 
 
@@ -39,41 +39,41 @@ def problem(state: dict, offer: dict) -> IllegalAction | None:
     (legal_actions only asks whether there is one; making and accepting an offer raise it.)"""
     giver, taker = offer["from"], offer["to"]
     if state["out"][giver] or state["out"][taker]:
-        return IllegalAction.said(BOOK, "error.offer_player_out")
+        return IllegalAction.said(WORDS, "error.offer_player_out")
     for seat, part in ((giver, offer["give"]), (taker, offer["take"])):
         if state["cash"][seat] < part["ducats"]:
-            return IllegalAction.said(BOOK, "error.offer_cash")
+            return IllegalAction.said(WORDS, "error.offer_cash")
         for number in part["ships"]:
             ship = state["ships"].get(str(number))
             if ship is None or ship["owner"] != seat:
-                return IllegalAction.said(BOOK, "error.offer_ship_gone", number=number)
+                return IllegalAction.said(WORDS, "error.offer_ship_gone", number=number)
         for port in part["fortresses"]:
             if state["fortresses"].get(port) != seat:
-                return IllegalAction.said(BOOK, "error.offer_fortress_gone",
+                return IllegalAction.said(WORDS, "error.offer_fortress_gone",
                                           port=Name("place", port))
     for seat, gets, gives in ((giver, offer["take"], offer["give"]),
                               (taker, offer["give"], offer["take"])):
         if len(ships_of(state, seat)) + len(gets["ships"]) - len(gives["ships"]) > MAX_SHIPS:
-            return IllegalAction.said(BOOK, "error.max_ships", count=MAX_SHIPS)
+            return IllegalAction.said(WORDS, "error.max_ships", count=MAX_SHIPS)
         if (len(fortresses_of(state, seat)) + len(gets["fortresses"])
                 - len(gives["fortresses"]) > MAX_FORTRESSES):
-            return IllegalAction.said(BOOK, "error.max_fortresses", count=MAX_FORTRESSES)
+            return IllegalAction.said(WORDS, "error.max_fortresses", count=MAX_FORTRESSES)
     return None
 
 
 def do_offer(state: dict, seat: int, action: dict, events: list) -> None:
     to = action.get("to")
     if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to < state["players"]:
-        raise IllegalAction.said(BOOK, "error.offer_to")
+        raise IllegalAction.said(WORDS, "error.offer_to")
     if to == seat:
-        raise IllegalAction.said(BOOK, "error.offer_yourself")
+        raise IllegalAction.said(WORDS, "error.offer_yourself")
     if state["out"][to]:
-        raise IllegalAction.said(BOOK, "error.player_out")
+        raise IllegalAction.said(WORDS, "error.player_out")
     give = _side(action.get("give"), "give")
     take = _side(action.get("take"), "take")
     if not any((give["ducats"], give["ships"], give["fortresses"],
                 take["ducats"], take["ships"], take["fortresses"])):
-        raise IllegalAction.said(BOOK, "error.offer_empty")
+        raise IllegalAction.said(WORDS, "error.offer_empty")
     offer = {"id": _next_id(state, seat, to), "from": seat, "to": to, "give": give, "take": take,
              "round": state["round"]}
     why = problem(state, offer)
@@ -111,17 +111,17 @@ def _next_id(state: dict, seat: int, to: int) -> int:
 def _find(state: dict, action: dict) -> dict:
     raw = action.get("offer")
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise IllegalAction.said(BOOK, "error.offer_number")
+        raise IllegalAction.said(WORDS, "error.offer_number")
     offer = next((o for o in state["offers"] if o["id"] == raw), None)
     if offer is None:
-        raise IllegalAction.said(BOOK, "error.no_offer", number=raw)
+        raise IllegalAction.said(WORDS, "error.no_offer", number=raw)
     return offer
 
 
 def do_accept_offer(state: dict, seat: int, action: dict, events: list) -> None:
     offer = _find(state, action)
     if offer["to"] != seat:
-        raise IllegalAction.said(BOOK, "error.accept_whose")
+        raise IllegalAction.said(WORDS, "error.accept_whose")
     why = problem(state, offer)
     if why is not None:
         raise why
@@ -145,7 +145,7 @@ def do_accept_offer(state: dict, seat: int, action: dict, events: list) -> None:
 def do_decline_offer(state: dict, seat: int, action: dict, events: list) -> None:
     offer = _find(state, action)
     if offer["to"] != seat:
-        raise IllegalAction.said(BOOK, "error.decline_whose")
+        raise IllegalAction.said(WORDS, "error.decline_whose")
     state["offers"].remove(offer)
     events.append({"type": "decline_offer", "seat": seat, "from": offer["from"],
                    "offer": offer["id"], "private": sorted({seat, offer["from"]})})
@@ -154,7 +154,7 @@ def do_decline_offer(state: dict, seat: int, action: dict, events: list) -> None
 def do_withdraw_offer(state: dict, seat: int, action: dict, events: list) -> None:
     offer = _find(state, action)
     if offer["from"] != seat:
-        raise IllegalAction.said(BOOK, "error.withdraw_whose")
+        raise IllegalAction.said(WORDS, "error.withdraw_whose")
     state["offers"].remove(offer)
     events.append({"type": "withdraw_offer", "seat": seat, "offer": offer["id"],
                    "to": offer["to"], "private": sorted({seat, offer["to"]})})

@@ -1,7 +1,8 @@
 """Fuldrigger's standing orders: what a merchant may leave to be done while away. Reads only
 the seat's view and its legal actions (games/engines/standing.py)."""
+from games.engines.base import edition_of
 from games.engines.fuldrigger import trade
-from games.engines.fuldrigger.book import BOOK
+from games.engines.fuldrigger.book import WORDS
 from games.engines.fuldrigger.board import WORLD
 from games.engines.standing import field_problems, first_fitting, first_legal, whole_number
 
@@ -34,7 +35,7 @@ def choices(field: str, view, lang: str = "en") -> list[tuple]:
 def _said(key: str, lang: str, otherwise: str) -> str:
     """A name in the phrase book's language; a port the book does not name keeps the map's name."""
     try:
-        return BOOK.say(key, lang)
+        return WORDS.say(key, lang)
     except KeyError:
         return otherwise
 
@@ -50,7 +51,7 @@ def problems(lines, view) -> list[tuple]:
 def _safe(view, path) -> bool:
     known = set(view["known_reefs"][view["viewer"]])
     for node in path:
-        hazard = WORLD.hazard(node, view.get("edition"))
+        hazard = WORLD.hazard(node, edition_of(view))
         if hazard in DANGERS or (hazard == "reef" and WORLD.reef_letter(node) not in known):
             return False
     return True

@@ -13,7 +13,7 @@ from games.engines import dice
 from games.engines.base import IllegalAction
 from games.engines.fuldrigger import chance, offers, trade, war
 from games.engines.fuldrigger.board import WORLD
-from games.engines.fuldrigger.book import BOOK, Name
+from games.engines.fuldrigger.book import WORDS, Name
 from games.engines.fuldrigger.sailing import check_path, reachable, returns, sail
 from games.engines.fuldrigger.state import (
     MAX_FORTRESSES, MAX_SHIPS, MIN_CARRIED, SHIP_PRICE, FORTRESS_PRICE, active_seats, clone,
@@ -39,25 +39,21 @@ def system_action(state: dict) -> dict | None:
     return {"type": "draw_card"} if state["phase"] == "card" else None
 
 
-def is_over(state: dict) -> bool:
-    return state["phase"] == "over"
-
-
 # ---- apply ---------------------------------------------------------------------------------
 
 def apply(state: dict, seat, action) -> tuple[dict, list]:
     if not isinstance(action, dict):
-        raise IllegalAction.said(BOOK, "error.action_not_object")
+        raise IllegalAction.said(WORDS, "error.action_not_object")
     kind = action.get("type")
     if not isinstance(kind, str):
-        raise IllegalAction.said(BOOK, "error.action_no_type")
+        raise IllegalAction.said(WORDS, "error.action_no_type")
     if state["phase"] == "over":
-        raise IllegalAction.said(BOOK, "error.game_over")
+        raise IllegalAction.said(WORDS, "error.game_over")
     if seat is None:
         if kind != "draw_card":
-            raise IllegalAction.said(BOOK, "error.system_cannot_play", kind=kind)
+            raise IllegalAction.said(WORDS, "error.system_cannot_play", kind=kind)
         if state["phase"] != "card":
-            raise IllegalAction.said(BOOK, "error.no_card_due")
+            raise IllegalAction.said(WORDS, "error.no_card_due")
         new = clone(state)
         events: list = []
         chance.draw_card(new, events)
@@ -69,19 +65,19 @@ def apply(state: dict, seat, action) -> tuple[dict, list]:
                 _pass_turn(new, events)
         return new, events
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["players"]:
-        raise IllegalAction.said(BOOK, "error.no_seat", seat=seat)
+        raise IllegalAction.said(WORDS, "error.no_seat", seat=seat)
     if kind not in HANDLERS and kind != "draw_card":
-        raise IllegalAction.said(BOOK, "error.unknown_action", kind=kind)
+        raise IllegalAction.said(WORDS, "error.unknown_action", kind=kind)
     if state["phase"] == "homes" or kind == "choose_home":
         return _choose_home(state, seat, kind, action)
     if state["phase"] == "card":
-        raise IllegalAction.said(BOOK, "error.card_first")
+        raise IllegalAction.said(WORDS, "error.card_first")
     if kind == "draw_card":
-        raise IllegalAction.said(BOOK, "error.bank_draws")
+        raise IllegalAction.said(WORDS, "error.bank_draws")
     if seat not in to_act(state):
-        raise IllegalAction.said(BOOK, "error.not_your_turn")
+        raise IllegalAction.said(WORDS, "error.not_your_turn")
     if seat != state["turn"]["seat"] and kind not in ANSWERS:
-        raise IllegalAction.said(BOOK, "error.only_answer")
+        raise IllegalAction.said(WORDS, "error.only_answer")
     new = clone(state)
     events = []
     HANDLERS[kind](new, seat, action, events)
@@ -99,16 +95,16 @@ def _choose_home(state: dict, seat: int, kind: str, action: dict) -> tuple[dict,
     """F7/F8: in roll order each seat chooses a free home city; when the last has chosen the
     fleets are placed and the first to choose begins (after the banker's card)."""
     if state["phase"] != "homes":
-        raise IllegalAction.said(BOOK, "error.homes_chosen")
+        raise IllegalAction.said(WORDS, "error.homes_chosen")
     if kind != "choose_home":
-        raise IllegalAction.said(BOOK, "error.choose_home_first")
+        raise IllegalAction.said(WORDS, "error.choose_home_first")
     if seat != state["choosing"][0]:
-        raise IllegalAction.said(BOOK, "error.not_your_turn")
+        raise IllegalAction.said(WORDS, "error.not_your_turn")
     city = action.get("city")
     if not isinstance(city, str) or city not in WORLD.homes:
-        raise IllegalAction.said(BOOK, "error.not_a_home", city=city)
+        raise IllegalAction.said(WORDS, "error.not_a_home", city=city)
     if city in state["homes"]:
-        raise IllegalAction.said(BOOK, "error.home_taken", city=Name("place", city))
+        raise IllegalAction.said(WORDS, "error.home_taken", city=Name("place", city))
     new = clone(state)
     new["homes"][seat] = city
     new["choosing"] = new["choosing"][1:]
@@ -128,13 +124,13 @@ def _choose_home(state: dict, seat: int, kind: str, action: dict) -> tuple[dict,
 def _need_roll(state: dict) -> int:
     total = state["turn"]["total"]
     if total is None:
-        raise IllegalAction.said(BOOK, "error.roll_first")
+        raise IllegalAction.said(WORDS, "error.roll_first")
     return total
 
 
 def do_roll(state: dict, seat: int, action: dict, events: list) -> None:
     if state["turn"]["roll"] is not None:
-        raise IllegalAction.said(BOOK, "error.rolled_already")
+        raise IllegalAction.said(WORDS, "error.rolled_already")
     faces = dice.roll(state, 3)
     total = sum(faces)
     notes = []
@@ -154,9 +150,9 @@ def do_move(state: dict, seat: int, action: dict, events: list) -> None:
     total = _need_roll(state)
     turn = state["turn"]
     if ship["id"] in turn["still"]:
-        raise IllegalAction.said(BOOK, "error.becalmed", name=ship["name"])
+        raise IllegalAction.said(WORDS, "error.becalmed", name=ship["name"])
     if ship["id"] in turn["moved"]:
-        raise IllegalAction.said(BOOK, "error.moved_already", name=ship["name"])
+        raise IllegalAction.said(WORDS, "error.moved_already", name=ship["name"])
     path = check_path(ship["node"], action.get("path"), total, returns(state))
     turn["moved"].append(ship["id"])
     sail(state, ship, path, events)
@@ -360,4 +356,4 @@ def timeout_action(state: dict, seat: int) -> dict:
     for offer in state["offers"]:
         if offer["to"] == seat:
             return {"type": "decline_offer", "offer": offer["id"]}
-    raise IllegalAction.said(BOOK, "error.nothing_to_do", seat=seat)
+    raise IllegalAction.said(WORDS, "error.nothing_to_do", seat=seat)

@@ -13,7 +13,7 @@ from functools import lru_cache
 from games.engines import dice
 from games.engines.base import IllegalAction, edition_of
 from games.engines.fuldrigger.board import WORLD
-from games.engines.fuldrigger.book import BOOK, Name
+from games.engines.fuldrigger.book import WORDS, Name
 from games.engines.fuldrigger.cards import card
 from games.engines.fuldrigger.state import effect_on, lose_cargo, remove_ship
 
@@ -41,30 +41,30 @@ def check_path(start: str, path, total: int, back: bool = False) -> list[str]:
     """The path as a list of node ids if a ship at `start` may sail it with `total`; else
     IllegalAction saying why. `back`: the path may end in the port it starts from (F11)."""
     if not isinstance(path, list) or not path:
-        raise IllegalAction.said(BOOK, "error.path_missing")
+        raise IllegalAction.said(WORDS, "error.path_missing")
     if path[0] == start:          # tolerate a path that names the starting square first
         path = path[1:]
         if not path:
-            raise IllegalAction.said(BOOK, "error.path_stays")
+            raise IllegalAction.said(WORDS, "error.path_stays")
     remaining = total
     seen = {start}
     previous = start
     for index, node in enumerate(path):
         if not isinstance(node, str) or node not in WORLD.nodes:
-            raise IllegalAction.said(BOOK, "error.no_square", node=node)
+            raise IllegalAction.said(WORDS, "error.no_square", node=node)
         if node not in WORLD.adjacency[previous]:
-            raise IllegalAction.said(BOOK, "error.not_next_to", square=Name("place", node),
+            raise IllegalAction.said(WORDS, "error.not_next_to", square=Name("place", node),
                                      previous=Name("place", previous))
         if node in seen and not (back and node == start and WORLD.is_port(start)):
-            raise IllegalAction.said(BOOK, "error.square_twice", square=Name("place", node))
+            raise IllegalAction.said(WORDS, "error.square_twice", square=Name("place", node))
         if remaining < 1:
             if WORLD.hazard(previous) == "headwind":
-                raise IllegalAction.said(BOOK, "error.headwind_stops",
+                raise IllegalAction.said(WORDS, "error.headwind_stops",
                                          square=Name("place", previous))
-            raise IllegalAction.said(BOOK, "error.too_far", total=total)
+            raise IllegalAction.said(WORDS, "error.too_far", total=total)
         remaining = left_after(remaining, node)
         if WORLD.is_port(node) and index != len(path) - 1:
-            raise IllegalAction.said(BOOK, "error.port_ends_move", port=Name("place", node))
+            raise IllegalAction.said(WORDS, "error.port_ends_move", port=Name("place", node))
         seen.add(node)
         previous = node
     return list(path)

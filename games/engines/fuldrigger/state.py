@@ -6,8 +6,25 @@ price lists, the card texts — lives in the world and in cards.json, never in t
 from __future__ import annotations
 
 from games.engines import dice
+from games.engines.base import IllegalAction, Option, clean_options
 from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.book import WORDS, option_words
 from games.engines.fuldrigger.cards import CARD_IDS
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+
+def _option(name: str, kind: str, default, **bounds) -> Option:
+    # Labels and help texts live in the phrase book (words.json) with their translations.
+    label, help_text = option_words(name)
+    return Option(name, label, kind, default, help=help_text, **bounds)
+
+
+OPTIONS = (
+    _option("rounds", "int", 0, min=0, max=200),
+    _option("isthmus", "bool", False),   # a variant in the original: off since edition 2
+    _option("start_cash", "int", 100, min=50, max=1000),
+)
 
 SHIP_PRICE = 100          # F20
 SHIP_RESALE = 75          # F21
@@ -34,13 +51,26 @@ SHIP_NAMES = (
 )
 
 
-def new_game(players: int, seed: str, options: dict, edition: int = 1) -> dict:
+def check_options(options: dict | None, players, edition: int = 2) -> dict:
+    """The cleaned options for that many seats; edition 1 played the isthmus by default."""
+    if isinstance(players, bool) or not isinstance(players, int) or not (
+            MIN_PLAYERS <= players <= MAX_PLAYERS):
+        raise IllegalAction.said(WORDS, "error.players", min=MIN_PLAYERS, max=MAX_PLAYERS,
+                                 players=players)
+    cleaned = clean_options(list(OPTIONS), options)
+    if edition == 1 and (options or {}).get("isthmus") in (None, ""):
+        cleaned["isthmus"] = True
+    return cleaned
+
+
+def new_game(players: int, seed: str, options: dict | None, edition: int = 1) -> dict:
     """Each seat: start cash (F5) and three ships in its home city (F6); the deck shuffled
     (F43); the banker's first card waits (phase "card").
 
     Edition 1: seat i has homes[i] and seat 0 begins. Edition 2 (F7/F8): every seat rolls three
     dice (ties roll again), then in roll order each chooses a free home city (phase "homes");
     the ships are placed once all have chosen, and the first to choose begins."""
+    options = check_options(options, players, edition)
     state = {
         "seed": seed,
         "draws": 0,
@@ -204,10 +234,6 @@ def fortunes(state: dict) -> list[int]:
 
 def active_seats(state: dict) -> list[int]:
     return [seat for seat in range(state["players"]) if not state["out"][seat]]
-
-
-def current_seat(state: dict) -> int:
-    return state["turn"]["seat"]
 
 
 def effect_on(state: dict, kind: str, **match) -> list[dict]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from games.engines.base import IllegalAction
 from games.engines.fuldrigger.board import WORLD
-from games.engines.fuldrigger.book import BOOK, Name
+from games.engines.fuldrigger.book import WORDS, Name
 from games.engines.fuldrigger.state import (
     DUTY, FORTRESS_PRICE, MAX_FORTRESSES, MAX_SHIPS, MIN_CARRIED, OWNER_BONUS, PRICE_DROP,
     SHIP_PRICE, SHIP_RESALE, TOLL, add_ship, effect_on, fortresses_of, lose_cargo, remove_ship,
@@ -20,11 +20,11 @@ from games.engines.fuldrigger.state import (
 def ship_id(action: dict, key: str = "ship") -> int:
     raw = action.get(key)
     if isinstance(raw, bool) or raw is None:
-        raise IllegalAction.said(BOOK, "error.which_ship", field=key)
+        raise IllegalAction.said(WORDS, "error.which_ship", field=key)
     if isinstance(raw, str) and raw.strip().isdigit():
         raw = int(raw)
     if not isinstance(raw, int):
-        raise IllegalAction.said(BOOK, "error.ship_number", field=key, raw=raw)
+        raise IllegalAction.said(WORDS, "error.ship_number", field=key, raw=raw)
     return raw
 
 
@@ -32,20 +32,20 @@ def own_ship(state: dict, seat: int, action: dict, key: str = "ship") -> dict:
     number = ship_id(action, key)
     ship = state["ships"].get(str(number))
     if ship is None or ship["owner"] != seat:
-        raise IllegalAction.said(BOOK, "error.no_ship", number=number)
+        raise IllegalAction.said(WORDS, "error.no_ship", number=number)
     return ship
 
 
 def text_field(action: dict, key: str) -> str:
     raw = action.get(key)
     if not isinstance(raw, str) or not raw:
-        raise IllegalAction.said(BOOK, "error.name_needed", field=key)
+        raise IllegalAction.said(WORDS, "error.name_needed", field=key)
     return raw
 
 
 def in_port(ship: dict) -> str:
     if not WORLD.is_port(ship["node"]):
-        raise IllegalAction.said(BOOK, "error.at_sea", name=ship["name"])
+        raise IllegalAction.said(WORDS, "error.at_sea", name=ship["name"])
     return ship["node"]
 
 
@@ -89,23 +89,23 @@ def do_buy_cargo(state: dict, seat: int, action: dict, events: list) -> None:
     good = text_field(action, "good")
     port = in_port(ship)
     if ship["privateer"]:
-        raise IllegalAction.said(BOOK, "error.privateer_no_cargo")
+        raise IllegalAction.said(WORDS, "error.privateer_no_cargo")
     if ship["cargo"] is not None:
-        raise IllegalAction.said(BOOK, "error.has_cargo", name=ship["name"])
+        raise IllegalAction.said(WORDS, "error.has_cargo", name=ship["name"])
     if embargoed(state, port):
-        raise IllegalAction.said(BOOK, "error.embargo", port=Name("place", port))
+        raise IllegalAction.said(WORDS, "error.embargo", port=Name("place", port))
     if good not in WORLD.goods:
-        raise IllegalAction.said(BOOK, "error.no_good", good=good)
+        raise IllegalAction.said(WORDS, "error.no_good", good=good)
     price = buy_price(state, port, good)
     if price is None:
-        raise IllegalAction.said(BOOK, "error.not_sold_here", good=Name("good", good),
+        raise IllegalAction.said(WORDS, "error.not_sold_here", good=Name("good", good),
                                  port=Name("place", port))
     if state["tokens"][good] <= 0:
-        raise IllegalAction.said(BOOK, "error.no_loads", good=Name("good", good))
+        raise IllegalAction.said(WORDS, "error.no_loads", good=Name("good", good))
     owner = duty_owner(state, seat, port)
     cost = price + (DUTY if owner is not None else 0)
     if state["cash"][seat] < cost:
-        raise IllegalAction.said(BOOK, "error.cargo_cost", good=Name("good", good), cost=cost,
+        raise IllegalAction.said(WORDS, "error.cargo_cost", good=Name("good", good), cost=cost,
                                  cash=state["cash"][seat])
     state["cash"][seat] -= cost
     if owner is not None:
@@ -122,20 +122,20 @@ def do_sell_cargo(state: dict, seat: int, action: dict, events: list) -> None:
     port = in_port(ship)
     cargo = ship["cargo"]
     if cargo is None:
-        raise IllegalAction.said(BOOK, "error.no_cargo", name=ship["name"])
+        raise IllegalAction.said(WORDS, "error.no_cargo", name=ship["name"])
     if embargoed(state, port):
-        raise IllegalAction.said(BOOK, "error.embargo", port=Name("place", port))
+        raise IllegalAction.said(WORDS, "error.embargo", port=Name("place", port))
     if cargo["carried"] < MIN_CARRIED:
-        raise IllegalAction.said(BOOK, "error.not_carried_far", cargo=Name("cargo", cargo["good"]),
+        raise IllegalAction.said(WORDS, "error.not_carried_far", cargo=Name("cargo", cargo["good"]),
                                  carried=cargo["carried"], needed=MIN_CARRIED)
     price = sale_price(state, seat, port, cargo["good"])
     if price is None:
-        raise IllegalAction.said(BOOK, "error.not_bought_here", port=Name("place", port),
+        raise IllegalAction.said(WORDS, "error.not_bought_here", port=Name("place", port),
                                  cargo=Name("cargo", cargo["good"]))
     owner = duty_owner(state, seat, port)
     duty = DUTY if owner is not None else 0
     if state["cash"][seat] + price < duty:
-        raise IllegalAction.said(BOOK, "error.duty_unpaid")
+        raise IllegalAction.said(WORDS, "error.duty_unpaid")
     state["cash"][seat] += price - duty
     if owner is not None:
         state["cash"][owner] += duty
@@ -151,9 +151,9 @@ def do_sell_cargo(state: dict, seat: int, action: dict, events: list) -> None:
 
 def do_buy_ship(state: dict, seat: int, action: dict, events: list) -> None:
     if len(ships_of(state, seat)) >= MAX_SHIPS:
-        raise IllegalAction.said(BOOK, "error.max_ships", count=MAX_SHIPS)
+        raise IllegalAction.said(WORDS, "error.max_ships", count=MAX_SHIPS)
     if state["cash"][seat] < SHIP_PRICE:
-        raise IllegalAction.said(BOOK, "error.ship_cost", price=SHIP_PRICE,
+        raise IllegalAction.said(WORDS, "error.ship_cost", price=SHIP_PRICE,
                                  cash=state["cash"][seat])
     state["cash"][seat] -= SHIP_PRICE
     ship = add_ship(state, seat, state["homes"][seat])
@@ -174,15 +174,15 @@ def do_sell_ship(state: dict, seat: int, action: dict, events: list) -> None:
 def do_buy_fortress(state: dict, seat: int, action: dict, events: list) -> None:
     port = text_field(action, "port")
     if port not in WORLD.nodes or not WORLD.is_port(port):
-        raise IllegalAction.said(BOOK, "error.no_port", port=port)
+        raise IllegalAction.said(WORDS, "error.no_port", port=port)
     if not any(s["node"] == port for s in ships_of(state, seat)):
-        raise IllegalAction.said(BOOK, "error.fortress_no_ship", port=Name("place", port))
+        raise IllegalAction.said(WORDS, "error.fortress_no_ship", port=Name("place", port))
     if port in state["fortresses"]:
-        raise IllegalAction.said(BOOK, "error.fortress_exists", port=Name("place", port))
+        raise IllegalAction.said(WORDS, "error.fortress_exists", port=Name("place", port))
     if len(fortresses_of(state, seat)) >= MAX_FORTRESSES:
-        raise IllegalAction.said(BOOK, "error.max_fortresses", count=MAX_FORTRESSES)
+        raise IllegalAction.said(WORDS, "error.max_fortresses", count=MAX_FORTRESSES)
     if state["cash"][seat] < FORTRESS_PRICE:
-        raise IllegalAction.said(BOOK, "error.fortress_cost", price=FORTRESS_PRICE,
+        raise IllegalAction.said(WORDS, "error.fortress_cost", price=FORTRESS_PRICE,
                                  cash=state["cash"][seat])
     state["cash"][seat] -= FORTRESS_PRICE
     state["fortresses"][port] = seat
@@ -222,9 +222,9 @@ def toll_terms(state: dict, seat: int, port: str) -> tuple[int, list[int]]:
 
 def _isthmus_open(state: dict) -> None:
     if not state["options"].get("isthmus"):
-        raise IllegalAction.said(BOOK, "error.no_isthmus_variant")
+        raise IllegalAction.said(WORDS, "error.no_isthmus_variant")
     if effect_on(state, "canal_closed"):
-        raise IllegalAction.said(BOOK, "error.isthmus_closed")
+        raise IllegalAction.said(WORDS, "error.isthmus_closed")
 
 
 def do_isthmus_unload(state: dict, seat: int, action: dict, events: list) -> None:
@@ -233,12 +233,12 @@ def do_isthmus_unload(state: dict, seat: int, action: dict, events: list) -> Non
     port = in_port(ship)
     partner = WORLD.isthmus_partner(port)
     if partner is None:
-        raise IllegalAction.said(BOOK, "error.no_crossing", port=Name("place", port))
+        raise IllegalAction.said(WORDS, "error.no_crossing", port=Name("place", port))
     if ship["cargo"] is None:
-        raise IllegalAction.said(BOOK, "error.nothing_to_send", name=ship["name"])
+        raise IllegalAction.said(WORDS, "error.nothing_to_send", name=ship["name"])
     toll, collectors = toll_terms(state, seat, port)
     if state["cash"][seat] < toll:
-        raise IllegalAction.said(BOOK, "error.toll_cost", toll=toll, cash=state["cash"][seat])
+        raise IllegalAction.said(WORDS, "error.toll_cost", toll=toll, cash=state["cash"][seat])
     state["cash"][seat] -= toll
     shares = _split(toll, collectors)
     for collector, share in shares:
@@ -268,16 +268,16 @@ def do_isthmus_load(state: dict, seat: int, action: dict, events: list) -> None:
     port = in_port(ship)
     raw = action.get("cargo")
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise IllegalAction.said(BOOK, "error.crossing_cargo_number")
+        raise IllegalAction.said(WORDS, "error.crossing_cargo_number")
     entry = next((c for c in state["crossing"] if c["id"] == raw), None)
     if entry is None or entry["owner"] != seat:
-        raise IllegalAction.said(BOOK, "error.no_crossing_cargo", number=raw)
+        raise IllegalAction.said(WORDS, "error.no_crossing_cargo", number=raw)
     if entry["at"] != port:
-        raise IllegalAction.said(BOOK, "error.cargo_elsewhere", port=Name("place", entry["at"]))
+        raise IllegalAction.said(WORDS, "error.cargo_elsewhere", port=Name("place", entry["at"]))
     if ship["privateer"]:
-        raise IllegalAction.said(BOOK, "error.privateer_no_cargo")
+        raise IllegalAction.said(WORDS, "error.privateer_no_cargo")
     if ship["cargo"] is not None:
-        raise IllegalAction.said(BOOK, "error.has_cargo", name=ship["name"])
+        raise IllegalAction.said(WORDS, "error.has_cargo", name=ship["name"])
     state["crossing"].remove(entry)
     # The crossing is overland: it adds no squares to the distance carried (see the rules doc).
     ship["cargo"] = {"good": entry["good"], "paid": entry["paid"], "carried": entry["carried"],

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from functools import reduce
 
-from games.engines.fuldrigger.book import BOOK, area_name, cargo_name, good_name, place_name
+from games.engines.fuldrigger.book import (
+    WORDS, area_name, cargo_name, good_name, option_words, place_name,
+)
 from games.engines.fuldrigger.cards import card
 from games.engines.fuldrigger.rules import to_act
 from games.engines.fuldrigger.state import (
-    cargo_value, clone, fortresses_of, fortunes, ships_of,
+    OPTIONS, cargo_value, clone, fortresses_of, fortunes, ships_of,
 )
 from games.engines.words import language
 
@@ -66,32 +68,36 @@ def standings(state: dict) -> list[dict]:
 
 def card_words(card_id: str, lang: str = "en") -> tuple[str, str]:
     """A chance card's title and text; KeyError for a card the deck does not hold."""
-    if not BOOK.has(f"card.{card_id}.title"):
+    if not WORDS.has(f"card.{card_id}.title"):
         raise KeyError(card_id)
-    return BOOK.say(f"card.{card_id}.title", lang), BOOK.say(f"card.{card_id}.text", lang)
+    return WORDS.say(f"card.{card_id}.title", lang), WORDS.say(f"card.{card_id}.text", lang)
 
 
-def option_words(name: str, lang: str = "en") -> tuple[str, str]:
-    """An option's label and help text."""
-    return BOOK.say(f"option.{name}.label", lang), BOOK.say(f"option.{name}.help", lang)
+def options(lang: str = "en") -> list[dict]:
+    """The match options with their labels and help in `lang`."""
+    listed = []
+    for option in OPTIONS:
+        label, help_text = option_words(option.name, lang)
+        listed.append({**option.as_dict(), "label": label, "help": help_text})
+    return listed
 
 
 def _who(names: list[str], seat, lang: str) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
     if isinstance(seat, int):
-        return BOOK.say("player", lang, number=seat + 1)
-    return BOOK.say("bank", lang)
+        return WORDS.say("player", lang, number=seat + 1)
+    return WORDS.say("bank", lang)
 
 
 def _ship(event: dict, key: str, lang: str) -> str:
     if key not in event:
-        return BOOK.say("ship_unnamed", lang)
-    return BOOK.say("ship", lang, name=event[key])
+        return WORDS.say("ship_unnamed", lang)
+    return WORDS.say("ship", lang, name=event[key])
 
 
 def _ducats(amount, lang: str) -> str:
-    return BOOK.say("ducats_one" if amount == 1 else "ducats_many", lang, count=amount)
+    return WORDS.say("ducats_one" if amount == 1 else "ducats_many", lang, count=amount)
 
 
 def _offer_side(part: dict, lang: str) -> str:
@@ -99,15 +105,15 @@ def _offer_side(part: dict, lang: str) -> str:
     if part.get("ducats"):
         bits.append(_ducats(part["ducats"], lang))
     if part.get("ships"):
-        bits.append(BOOK.say("offer_ships_many" if len(part["ships"]) > 1 else "offer_ships_one",
+        bits.append(WORDS.say("offer_ships_many" if len(part["ships"]) > 1 else "offer_ships_one",
                              lang, numbers=", ".join(f"#{n}" for n in part["ships"])))
     if part.get("fortresses"):
         ports = ", ".join(place_name(p, lang) for p in part["fortresses"])
-        bits.append(BOOK.say("offer_fortresses_many" if len(part["fortresses"]) > 1
+        bits.append(WORDS.say("offer_fortresses_many" if len(part["fortresses"]) > 1
                              else "offer_fortresses_one", lang, ports=ports))
     if not bits:
-        return BOOK.say("nothing", lang)
-    return reduce(lambda first, second: BOOK.say("and", lang, first=first, second=second), bits)
+        return WORDS.say("nothing", lang)
+    return reduce(lambda first, second: WORDS.say("and", lang, first=first, second=second), bits)
 
 
 SPARED = {"privateer": "pirates_spared_privateer", "fortress": "pirates_spared_fortress",
@@ -119,7 +125,7 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
     lang = language(lang)
 
     def say(key: str, **fields) -> str:
-        return BOOK.say(key, lang, **fields)
+        return WORDS.say(key, lang, **fields)
 
     kind = event.get("type")
     who = _who(names, event.get("seat"), lang)
@@ -222,7 +228,7 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
         return say("round", round=event["round"])
     if kind == "card":
         title, text = event["title"], event["text"]
-        if BOOK.has(f"card.{event.get('card')}.title"):
+        if WORDS.has(f"card.{event.get('card')}.title"):
             title, text = card_words(event["card"], lang)
         return say("card_void" if event.get("void") else "card", title=title, text=text)
     if kind == "reshuffle" and event.get("ended"):

@@ -6,7 +6,7 @@ from fractions import Fraction
 from games.engines import dice
 from games.engines.base import IllegalAction, edition_of
 from games.engines.fuldrigger.board import WORLD
-from games.engines.fuldrigger.book import BOOK, Name
+from games.engines.fuldrigger.book import WORDS, Name
 from games.engines.fuldrigger.sailing import check_path, reachable, returns, sail
 from games.engines.fuldrigger.state import (
     MAX_FORTRESSES, MAX_SHIPS, effect_on, fortresses_of, remove_ship, ships_at, ships_of,
@@ -49,11 +49,11 @@ def do_fit_privateer(state: dict, seat: int, action: dict, events: list) -> None
     ship = own_ship(state, seat, action)
     port = in_port(ship)
     if ship["privateer"]:
-        raise IllegalAction.said(BOOK, "error.privateer_already", name=ship["name"])
+        raise IllegalAction.said(WORDS, "error.privateer_already", name=ship["name"])
     if not privateer_base(state, seat, port):
-        raise IllegalAction.said(BOOK, "error.fit_where")
+        raise IllegalAction.said(WORDS, "error.fit_where")
     if ship["cargo"] is not None:
-        raise IllegalAction.said(BOOK, "error.privateer_sell_first")
+        raise IllegalAction.said(WORDS, "error.privateer_sell_first")
     ship["privateer"] = True
     events.append({"type": "fit_privateer", "seat": seat, "ship": ship["id"],
                    "name": ship["name"], "port": port})
@@ -63,9 +63,9 @@ def do_lay_off_privateer(state: dict, seat: int, action: dict, events: list) -> 
     ship = own_ship(state, seat, action)
     port = in_port(ship)
     if not ship["privateer"]:
-        raise IllegalAction.said(BOOK, "error.not_privateer", name=ship["name"])
+        raise IllegalAction.said(WORDS, "error.not_privateer", name=ship["name"])
     if not privateer_base(state, seat, port):
-        raise IllegalAction.said(BOOK, "error.lay_off_where")
+        raise IllegalAction.said(WORDS, "error.lay_off_where")
     ship["privateer"] = False
     events.append({"type": "lay_off_privateer", "seat": seat, "ship": ship["id"],
                    "name": ship["name"], "port": port})
@@ -104,46 +104,46 @@ def can_join(state: dict, seat: int, ship: dict, target: str) -> tuple[str, ...]
 def do_attack(state: dict, seat: int, action: dict, events: list) -> None:
     turn = state["turn"]
     if turn["total"] is None:
-        raise IllegalAction.said(BOOK, "error.attack_roll_first")
+        raise IllegalAction.said(WORDS, "error.attack_roll_first")
     target = action.get("target")
     if not isinstance(target, str) or target not in WORLD.nodes:
-        raise IllegalAction.said(BOOK, "error.target")
+        raise IllegalAction.said(WORDS, "error.target")
     defender = _defender(state, seat, target, action.get("defender"))
     ships, fortress = defence(state, target, defender)
     if WORLD.is_port(target) and not (fortress or (edition_of(state) >= 2
                                                    and target in state["fortresses"])):
-        raise IllegalAction.said(BOOK, "error.port_shelters" if edition_of(state) == 1
+        raise IllegalAction.said(WORDS, "error.port_shelters" if edition_of(state) == 1
                                  else "error.port_shelters_unfortified")
     needed = len(ships) + (1 if fortress else 0)
     if needed == 0:
-        raise IllegalAction.said(BOOK, "error.nothing_to_attack")
+        raise IllegalAction.said(WORDS, "error.nothing_to_attack")
     numbers = action.get("ships")
     if not isinstance(numbers, list) or not numbers:
-        raise IllegalAction.said(BOOK, "error.attackers_list")
+        raise IllegalAction.said(WORDS, "error.attackers_list")
     attackers = []
     for index in range(len(numbers)):
         ship = own_ship(state, seat, {"ship": numbers[index]})
         if ship in attackers:
-            raise IllegalAction.said(BOOK, "error.listed_twice", name=ship["name"])
+            raise IllegalAction.said(WORDS, "error.listed_twice", name=ship["name"])
         attackers.append(ship)
     if len(attackers) < needed:
-        raise IllegalAction.said(BOOK, "error.too_few_attackers", needed=needed)
+        raise IllegalAction.said(WORDS, "error.too_few_attackers", needed=needed)
     paths = action.get("paths") or {}
     if not isinstance(paths, dict):
-        raise IllegalAction.said(BOOK, "error.paths_map")
+        raise IllegalAction.said(WORDS, "error.paths_map")
     routes = {}
     for ship in attackers:
         if not ship["privateer"]:
-            raise IllegalAction.said(BOOK, "error.only_privateers_attack", name=ship["name"])
+            raise IllegalAction.said(WORDS, "error.only_privateers_attack", name=ship["name"])
         route = can_join(state, seat, ship, target)
         if route is None:
-            raise IllegalAction.said(BOOK, "error.cannot_reach", name=ship["name"],
+            raise IllegalAction.said(WORDS, "error.cannot_reach", name=ship["name"],
                                      target=Name("place", target))
         given = paths.get(str(ship["id"]))
         if given is not None and route != ():
             route = tuple(check_path(ship["node"], given, turn["total"], returns(state)))
             if route[-1] != target:
-                raise IllegalAction.said(BOOK, "error.path_misses_target",
+                raise IllegalAction.said(WORDS, "error.path_misses_target",
                                          name=ship["name"])
         routes[ship["id"]] = route
     prize = _prize(action.get("prize"), ships, fortress)
@@ -180,12 +180,12 @@ def _defender(state: dict, seat: int, target: str, raw) -> int:
                        | ({state["fortresses"][target]} if target in state["fortresses"]
                           and state["fortresses"][target] != seat else set()))
         if len(found) != 1:
-            raise IllegalAction.said(BOOK, "error.whom")
+            raise IllegalAction.said(WORDS, "error.whom")
         return found[0]
     if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < state["players"]:
-        raise IllegalAction.said(BOOK, "error.defender")
+        raise IllegalAction.said(WORDS, "error.defender")
     if raw == seat:
-        raise IllegalAction.said(BOOK, "error.attack_yourself")
+        raise IllegalAction.said(WORDS, "error.attack_yourself")
     return raw          # a player who is out keeps his fortresses, and they can be taken
 
 
@@ -198,11 +198,11 @@ def _prize(raw, ships: list[dict], fortress: bool):
         return max(ships, key=lambda s: ((s["cargo"] or {}).get("paid", -1), -s["id"]))["id"]
     if raw == "fortress":
         if not fortress:
-            raise IllegalAction.said(BOOK, "error.no_fortress_prize")
+            raise IllegalAction.said(WORDS, "error.no_fortress_prize")
         return "fortress"
     number = ship_id({"prize": raw}, "prize")
     if number not in {s["id"] for s in ships}:
-        raise IllegalAction.said(BOOK, "error.not_defender", number=number)
+        raise IllegalAction.said(WORDS, "error.not_defender", number=number)
     return number
 
 

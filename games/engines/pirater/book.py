@@ -3,8 +3,6 @@
 It lives apart from view.py because view imports the rules, and the rules need the book to
 refuse an action in the player's language.
 """
-from pathlib import Path
-
 from games.engines.words import Phrasebook
 
-WORDS = Phrasebook(Path(__file__).with_name("words.json"))
+WORDS = Phrasebook.beside(__file__)

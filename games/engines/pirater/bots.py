@@ -13,9 +13,9 @@ from itertools import combinations_with_replacement
 from math import factorial
 
 from games.engines.pirater.board import DIRECTION_NAMES, get_board
-from games.engines.pirater.rules import (
-    Context, Position, blast_area, legal_actions, position, remaining, score_of, successors,
-    try_move,
+from games.engines.pirater.rules import blast_area, legal_actions
+from games.engines.pirater.sailing import (
+    Context, Position, position, remaining, score_of, successors, try_move,
 )
 
 

@@ -7,7 +7,7 @@ stands on the strait's top half, which is the same square as its bottom half, P4
 from __future__ import annotations
 
 from games.engines import dice
-from games.engines.base import IllegalAction, Option, clean_options
+from games.engines.base import IllegalAction, Option, clean_options, edition_of
 from games.engines.pirater.board import Board, get_board
 from games.engines.pirater.book import WORDS
 
@@ -170,7 +170,7 @@ def place_ships(state: dict) -> None:
     board = board_of(state)
     options = state["options"]
     curse: dict[int, list[int]] = {}
-    if state.get("edition", 1) >= 2 and options["curse_island"]:
+    if edition_of(state) >= 2 and options["curse_island"]:
         free = sorted(board.anchorage_island)
         for seat in state["order"]:
             for port_id in state["seats"][seat]["ports"]:

@@ -5,7 +5,8 @@ Pirater has no hidden information except the dice seed, so every viewer sees the
 from __future__ import annotations
 
 from games.engines.pirater.book import WORDS
-from games.engines.pirater.rules import alive_ships, remaining
+from games.engines.pirater.rules import alive_ships
+from games.engines.pirater.sailing import remaining
 from games.engines.pirater.state import OPTIONS, board_of
 
 DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engines.fuldrigger.book import BOOK, cargo_name, place_name
+from games.engines.fuldrigger.book import WORDS, cargo_name, place_name
 from games.engines.fuldrigger.sailing import check_path
 from tests.engines.fuldrigger.fuldrigger_support import (
     ENGINE, WORLD, IllegalAction, cargo, game, put_ship, sea_entry, squares,
@@ -18,14 +18,14 @@ from tests.engines.phrasebook_support import assert_translated, fields, refusal
 
 OTHERS = ("da", "de", "sv")
 ENGINE_DIR = Path(__file__).resolve().parents[3] / "games" / "engines" / "fuldrigger"
-ERRORS = sorted(key for key in BOOK.keys() if key.startswith("error."))
+ERRORS = sorted(key for key in WORDS.keys() if key.startswith("error."))
 
 
 def test_every_error_is_in_every_language_with_the_same_fields():
     """Each "error." phrase is in all four books, not empty, not left in English, and fills in
     the same {fields} with the same conversions."""
     assert len(ERRORS) >= 90
-    assert_translated(BOOK, ERRORS)
+    assert_translated(WORDS, ERRORS)
 
 
 def test_every_refusal_in_the_engine_comes_from_the_phrase_book():
@@ -150,7 +150,7 @@ def test_squares_are_named_as_the_language_names_them():
     for lang in OTHERS:
         text = refused.in_language(lang)
         assert place_name(node, lang) in text
-        assert BOOK.say("hazard.headwind", lang) in text
+        assert WORDS.say("hazard.headwind", lang) in text
     assert WORLD.name(node) not in refused.in_language("de")
 
 

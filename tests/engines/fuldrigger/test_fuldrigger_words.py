@@ -9,7 +9,7 @@ import pytest
 from games.engines.fuldrigger import view
 from games.engines.fuldrigger.bots import random_action
 from games.engines.fuldrigger.view import (
-    BOOK, area_name, card_words, describe, good_name, option_words, place_name,
+    WORDS, area_name, card_words, describe, good_name, option_words, place_name,
 )
 from tests.engines.fuldrigger.fuldrigger_support import ENGINE, WORLD
 from tests.engines.phrasebook_support import fields
@@ -41,17 +41,17 @@ def events():
 def test_every_english_phrase_is_translated(lang):
     """Every key of the English book is in the Danish, German and Swedish books, none empty;
     a translation's other keys are port or sea-area names the world knows."""
-    book = BOOK.books[lang]
-    assert not BOOK.keys() - set(book)
+    book = WORDS.books[lang]
+    assert not WORDS.keys() - set(book)
     assert all(isinstance(text, str) and text.strip() for text in book.values())
-    assert not set(book) - BOOK.keys() - OWN_NAMES
+    assert not set(book) - WORDS.keys() - OWN_NAMES
 
 
 @pytest.mark.parametrize("lang", TRANSLATIONS)
 def test_translations_fill_the_same_fields(lang):
     """Each translation uses exactly the fields of its English phrase; names use none."""
-    book = BOOK.books[lang]
-    for key, english in BOOK.books["en"].items():
+    book = WORDS.books[lang]
+    for key, english in WORDS.books["en"].items():
         assert fields(book[key]) == fields(english), key
     assert all(not fields(book[key]) for key in set(book) & OWN_NAMES)
 
@@ -68,8 +68,8 @@ ALIKE = {
 @pytest.mark.parametrize("lang", TRANSLATIONS)
 def test_no_phrase_is_left_in_english(lang):
     """A translation differs from its English phrase, save the few words spelled alike."""
-    book = BOOK.books[lang]
-    assert {key for key, english in BOOK.books["en"].items() if book[key] == english} == ALIKE[lang]
+    book = WORDS.books[lang]
+    assert {key for key, english in WORDS.books["en"].items() if book[key] == english} == ALIKE[lang]
 
 
 def test_english_book_agrees_with_the_world_and_the_cards():
@@ -136,8 +136,8 @@ def test_plurals_have_their_own_phrases(events, lang):
     one = describe({**move, "path": move["path"][:1]}, NAMES, lang)
     two = describe({**move, "path": (move["path"] * 2)[:2]}, NAMES, lang)
     assert one.replace(" 1 ", " 2 ") != two
-    assert BOOK.say("offer_fortresses_one", lang, ports="X") != \
-        BOOK.say("offer_fortresses_many", lang, ports="X")
+    assert WORDS.say("offer_fortresses_one", lang, ports="X") != \
+        WORDS.say("offer_fortresses_many", lang, ports="X")
 
 
 @pytest.mark.parametrize("lang", TRANSLATIONS)

@@ -6,7 +6,7 @@ from pirater_support import (ENGINE, IllegalAction, choose_ports, game, get_boar
                              only, play, rolled, seeded_roll)
 
 from games.engines.pirater.board import DIRECTIONS
-from games.engines.pirater.rules import Context, try_move, position
+from games.engines.pirater.sailing import Context, try_move, position
 
 BOARD = get_board("single2")
 PORT = {p["name"]: p["id"] for p in BOARD.ports}

@@ -176,7 +176,7 @@ def test_apply_accepts_exactly_the_listed_moves(options):
 
     from games.engines.pirater.board import get_board
     from games.engines.pirater.bots import random_action
-    from games.engines.pirater.rules import DIRECTION_NAMES
+    from games.engines.pirater.board import DIRECTION_NAMES
 
     rnd = _random.Random(11)
     checked, games = 0, 0

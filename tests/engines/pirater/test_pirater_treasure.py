@@ -5,7 +5,7 @@ Seat 0 sails from the north-west port (anchorage (1, 1)), seat 1 from the south-
 """
 import pytest
 
-from games.engines.pirater.rules import move_outcomes
+from games.engines.pirater.sailing import move_outcomes
 from pirater_support import (
     ENGINE, IllegalAction, game, get_board, move, moves, only, play, rolled, treasure_on,
 )
