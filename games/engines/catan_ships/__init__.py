@@ -2,8 +2,9 @@
 extension rules above four) and the ships variant (rules digest C1-C20).
 
 `ENGINE` routes the contract's calls to the modules beside it: board.py (hexes, the generated
-board, the cached geometry), state.py (options, a new game), rules.py (turn, legality, apply),
-actions.py (the fields of each action type), view.py (view, standings, events in words),
+board, the cached geometry), state.py (options, a new game, what every area reads), rules.py
+(the turn: who acts, legality, apply, routing each action to its area: placement, roll, building,
+trade, cards, ships, scoring), actions.py (the fields of each action type), view.py (view, standings, events in words),
 book.py (words.json, the phrase book) and bots.py.
 """
 from games.engines.base import RoutedEngine
