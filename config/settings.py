@@ -191,6 +191,9 @@ MATCH_FINISHED_LISTENERS: list[str] = ["community.ratings.match_finished", "noti
 # Called (by dotted path, with match_id=, first_seq=, last_seq=, turn_passed_to=) after every
 # committed change of a running match, from a background job.
 MATCH_CHANGED_LISTENERS: list[str] = ["notifications.listeners.match_changed", "notifications.orders.orders_played"]
+# Links that the apps listening to the platform add to each game's card on the home page: each a
+# template, included with the game as `g`, so the platform's templates never name those apps.
+GAME_CARD_LINKS: list[str] = ["community/partials/game_card_link.html"]
 
 # Notifications: links in emails and webhooks point here; digests go out at this local hour.
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")

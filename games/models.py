@@ -116,10 +116,6 @@ class Match(models.Model):
     def is_over(self):
         return self.status in (self.FINISHED, self.ABORTED)
 
-    @property
-    def group_name(self):
-        return f"match-{self.pk}"
-
 
 class Seat(models.Model):
     COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "black", "white"]

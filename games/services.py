@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _, ngettext
 
-from accounts.models import Vacation, active_vacation, vacation_days_left  # noqa: F401 (re-exported)
+from accounts.models import Vacation, active_vacation, vacation_days_left
 from config import after_response, metrics
 from games import bots, jobs, limits, projections, selectors
 from games import orders as standing

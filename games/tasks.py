@@ -152,38 +152,6 @@ def apply_deadline(match_id):
     return applied
 
 
-@shared_task(acks_late=True)
-def after_match_finished(match_id):
-    """What follows the end of a match beyond the game itself (ratings, notifications): each
-    listener is idempotent, keyed on the match. (Kept for messages queued before Job rows.)"""
-    for path in settings.MATCH_FINISHED_LISTENERS:
-        _on_its_own(path, import_string(path), match_id=match_id)
-
-
-@shared_task(acks_late=True)
-def after_match_changed(match_id, first_seq, last_seq, turn_passed_to=None):
-    """Listeners (notifications) learn of log rows first_seq..last_seq and of a turn that passed
-    to a seat; each must be idempotent, keyed on the match and the sequence numbers. (Kept for
-    messages queued before Job rows.)"""
-    for path in settings.MATCH_CHANGED_LISTENERS:
-        _on_its_own(path, import_string(path), match_id=match_id, first_seq=first_seq, last_seq=last_seq,
-                    turn_passed_to=turn_passed_to)
-
-
-def _on_its_own(path, listener, **kwargs):
-    """One listener failing is logged and does not keep the next one from hearing the news (a
-    savepoint only inside a transaction: a listener's e-mails must not hold one open)."""
-    from contextlib import nullcontext
-
-    from django.db import connection, transaction
-
-    try:
-        with transaction.atomic() if connection.in_atomic_block else nullcontext():
-            listener(**kwargs)
-    except Exception:
-        log.exception("listener %s failed for %s", path, kwargs)
-
-
 def due_match_ids(now=None, limit=SWEEP_BATCH) -> tuple[list, list]:
     """Matches whose deadline passed and those waiting for a system action, through the partial
     indexes on running matches, so the cost follows the number due, not the number stored."""

@@ -24,7 +24,8 @@ from games.models import Match
 
 @require_safe
 def home(request):
-    context = {"open_matches": selectors.open_matches(), "games": ENGINES.values()}
+    context = {"open_matches": selectors.open_matches(), "games": ENGINES.values(),
+               "game_card_links": settings.GAME_CARD_LINKS}
     if request.user.is_authenticated:
         context["my_matches"] = selectors.matches_for_user(request.user)
     return render(request, "games/home.html", context)

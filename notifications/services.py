@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import Profile
+from games import jobs
 from notifications import webhooks
 from notifications.models import Notification, WebhookDelivery
 from notifications.wording import notification_text
@@ -24,6 +25,8 @@ log = logging.getLogger(__name__)
 MAX_WEBHOOK_ATTEMPTS = 8
 # A delivery handed to the queue is not handed over again by the sweep for this long.
 WEBHOOK_LEASE = timedelta(minutes=10)
+# notifications.tasks.deliver_webhook, routed to a worker of its own (CELERY_TASK_ROUTES).
+DELIVER_WEBHOOK = "notifications.tasks.deliver_webhook"
 
 
 def language_for(profile) -> str:
@@ -154,13 +157,13 @@ def _deliver_on_thread(delivery_id):
 def queue_delivery(delivery_id) -> None:
     """Hand a delivery to its own job, after the commit: on the `webhooks` queue of Celery, or
     without a worker on this process's webhook threads (WEBHOOK_THREADS=0: right here, which
-    tests use). Game jobs never wait for a receiver."""
-    from notifications import tasks
+    tests use). Game jobs never wait for a receiver. The task is queued by its name, as the
+    games' jobs are (games.jobs): the tasks call the services, never the other way round."""
 
     def hand_over():
         try:
             if not settings.JOBS_IN_PROCESS:
-                tasks.deliver_webhook.delay(delivery_id)
+                jobs.queue(DELIVER_WEBHOOK, delivery_id)
             elif settings.WEBHOOK_THREADS:
                 webhooks.in_background(_deliver_on_thread, delivery_id)
             else:

@@ -8,7 +8,7 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import Vacation
+from accounts.models import Vacation, vacation_days_left
 from games import services
 from games.errors import BadRequest, NotAllowed, ServiceError
 from games.models import Match
@@ -49,7 +49,7 @@ def test_eight_racing_vacation_requests_spend_the_allowance_once(settings):
     assert Vacation.objects.filter(user=anna).count() == 1
     match.refresh_from_db()
     assert match.turn_deadline - before == timedelta(days=21)
-    assert services.vacation_days_left(user=anna) == 0
+    assert vacation_days_left(user=anna) == 0
 
 
 def test_one_active_vacation_at_a_time(race_match, player, settings):

@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from accounts.models import vacation_days_left
 from games import services, tasks
 from games.errors import BadRequest
 from games.models import ActionLog, Match
@@ -157,11 +158,11 @@ def test_vacation_pauses_the_turns_a_player_owns_and_others_see_it(race_match, p
     assert race_match.next_due_at == race_match.turn_deadline
     page = client_for(opponent).get(race_match.get_absolute_url()).content.decode()
     assert "on vacation until" in page
-    assert services.vacation_days_left(user=player) == 7
+    assert vacation_days_left(user=player) == 7
     services.vacation_end(user=player)
     race_match.refresh_from_db()
     assert abs((race_match.turn_deadline - before).total_seconds()) < 60
-    assert services.vacation_days_left(user=player) == 10
+    assert vacation_days_left(user=player) == 10
     assert Vacation.objects.get().ends_at <= timezone.now()
 
 

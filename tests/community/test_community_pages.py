@@ -256,3 +256,14 @@ def test_a_match_with_bots_is_unrated_and_bots_are_never_listed(player, client, 
     rated(player, mu=25, sigma=2, games=5)
     body = client.get(reverse("leaderboard", args=["race"])).content.decode()
     assert board_names(body) == ["Anna"]
+
+
+@pytest.mark.django_db
+def test_each_games_card_on_the_home_page_links_to_its_leaderboard(client):
+    """Community adds the link through settings.GAME_CARD_LINKS; the platform's template names
+    no page of community's."""
+    from games.engines import ENGINES
+
+    body = client.get(reverse("home")).content.decode()
+    for name in ENGINES:
+        assert f'href="{reverse("leaderboard", args=[name])}"' in body

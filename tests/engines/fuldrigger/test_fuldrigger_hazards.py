@@ -13,8 +13,7 @@ GOOD = next(iter(WORLD.goods))
 def hazard_setup(hazard: str, total: int = 10, **ship_fields):
     """A game at seat 0's turn with a ship on a square next to a `hazard` square."""
     found = squares(hazard)
-    if not found:
-        pytest.skip(f"no {hazard} square on this map")
+    assert found, f"world.json has no {hazard} square"
     node = found[0]
     state = rolled(game(2), total)
     ship = put_ship(state, 0, sea_entry(node), **ship_fields)
@@ -37,7 +36,8 @@ def continuation(node, previous):
 
 def test_tailwind_adds_three_squares():
     """F13 a ship entering a tailwind square moves three squares further."""
-    node = squares("tailwind")[0] if squares("tailwind") else pytest.skip("no tailwind")
+    assert squares("tailwind"), "world.json has no tailwind square"
+    node = squares("tailwind")[0]
     start = sea_entry(node)
     # With a roll of 1 the ship can still sail three squares past the tailwind.
     longest = max(reachable(start, 1).values(), key=len)
@@ -52,11 +52,11 @@ def test_tailwind_adds_three_squares():
 
 def test_headwind_takes_three_squares():
     """F14 a ship entering a headwind square moves three squares fewer; it may end there."""
-    node = squares("headwind")[0] if squares("headwind") else pytest.skip("no headwind")
+    assert squares("headwind"), "world.json has no headwind square"
+    node = squares("headwind")[0]
     start = sea_entry(node)
     beyond = continuation(node, start)
-    if beyond is None:
-        pytest.skip("headwind square is a dead end")
+    assert beyond is not None, "the headwind square is a dead end"
     with pytest.raises(IllegalAction, match="headwind"):
         check_path(start, [node, beyond], 4)        # 1 square + 3 lost = the whole roll
     assert check_path(start, [node, beyond], 5) == [node, beyond]
@@ -84,8 +84,7 @@ def test_storm_stops_the_rest_of_the_move():
     """F15 a ship that sinks sails no further; one that survives goes on."""
     state, ship, node = hazard_setup("storm")
     beyond = continuation(node, ship["node"])
-    if beyond is None or WORLD.is_port(node):
-        pytest.skip("storm square is a dead end")
+    assert beyond is not None and not WORLD.is_port(node), "the storm square is a dead end"
     new, events = seeded(state, 0, move(ship, node, beyond), lambda s, e: dice_sum(e, "storm") <= 3)
     assert first(events, "move")["path"] == [node] and first(events, "move")["stopped"] == "sunk"
     new, events = seeded(state, 0, move(ship, node, beyond), lambda s, e: dice_sum(e, "storm") > 3)
@@ -115,8 +114,7 @@ def test_calm_moves_ship_to_calm_square_and_it_lies_still():
     new, _ = ENGINE.apply(new, 1, {"type": "roll"})
     new, _ = ENGINE.apply(new, 1, {"type": "end_turn"})
     new, _ = ENGINE.apply(new, None, {"type": "draw_card"})
-    if new["turn"]["seat"] != 0:
-        pytest.skip("the card drawn cost seat 0 its turn")
+    assert new["turn"]["seat"] == 0, "the card drawn (fixed by the seed) cost seat 0 its turn"
     new, _ = ENGINE.apply(new, 0, {"type": "roll"})
     assert ship["id"] in new["turn"]["still"]
     step = WORLD.neighbours(WORLD.calm_square)[0]
@@ -182,7 +180,7 @@ def test_fortress_within_two_squares_protects_from_pirates():
         if near:
             break
     else:
-        pytest.skip("no port within two squares of pirate waters")
+        raise AssertionError("world.json has no port within two squares of pirate waters")
     far = next(p for p in WORLD.ports if WORLD.distance(p, node) > 2)
     state = rolled(game(2), 10)
     ship = put_ship(state, 0, sea_entry(node), cargo=cargo(GOOD))
@@ -198,8 +196,7 @@ def test_hazard_acts_once_per_move_when_passing_through():
     """F13–F19 reading: a hazard acts on a ship entering its square, also in passing."""
     state, ship, node = hazard_setup("storm")
     beyond = continuation(node, ship["node"])
-    if beyond is None:
-        pytest.skip("storm square is a dead end")
+    assert beyond is not None, "the storm square is a dead end"
     new, events = seeded(state, 0, move(ship, node, beyond), lambda s, e: dice_sum(e, "storm") > 3)
     assert len(of_type(events, "storm")) == 1
     assert new["ships"][str(ship["id"])]["node"] == beyond

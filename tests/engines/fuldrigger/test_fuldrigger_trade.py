@@ -12,7 +12,7 @@ def market(kind: str):
         for good, entry in sorted(WORLD.prices[port].items()):
             if entry[kind] is not None:
                 return port, good, entry[kind]
-    pytest.skip(f"no port where a good can be {kind}")
+    raise AssertionError(f"world.json has no port where a good can be {kind}")
 
 
 def only(kind: str):
@@ -22,7 +22,7 @@ def only(kind: str):
         for good, entry in sorted(WORLD.prices[port].items()):
             if entry["mark"] == kind:
                 return port, good
-    pytest.skip(f"no {kind} mark on the price lists")
+    raise AssertionError(f"world.json has no {kind} mark on its price lists")
 
 
 def sea_of(port):
@@ -131,8 +131,7 @@ def test_no_more_than_six_fortresses():
     """F27 nobody may own more than six fortresses."""
     state = game(2)
     ports = [p for p in WORLD.ports if p != state["homes"][0]]
-    if len(ports) < 6:
-        pytest.skip("map has too few ports")
+    assert len(ports) >= 6, "world.json has too few ports"
     for port in ports[:6]:
         state["fortresses"][port] = 0
     state["cash"][0] = 500
