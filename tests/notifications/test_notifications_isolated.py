@@ -14,7 +14,7 @@ from notifications import listeners
 from notifications import services as notify_services
 from notifications import tasks as notification_tasks
 from notifications.models import Notification, WebhookDelivery
-from tests.test_notifications import Receiver
+from tests.notifications.test_notifications import Receiver
 
 HOSTILE = "Evil\r\nBcc: everyone@example.com\r\n\r\nHello"
 

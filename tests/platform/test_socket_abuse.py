@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from games import consumers, panels, services
-from tests.test_consumer import _connect, _setup
+from tests.platform.test_consumer import _connect, _setup
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

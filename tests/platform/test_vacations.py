@@ -1,0 +1,65 @@
+"""Vacations (issue 19.1): the allowance is spent once however many requests race, one at a time,
+and the form keeps its address."""
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+
+from accounts.models import Vacation, vacation_days_left
+from games import services
+from games.errors import BadRequest
+from tests.conftest import client_for, make_user
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eight_racing_vacation_requests_spend_the_allowance_once(settings):
+    """Eight sessions of one player, who owns the turn, ask for 21 days at once: one vacation is
+    stored and the turn's deadline moves 21 days, not 105."""
+    settings.VACATION_DAYS_PER_YEAR = 21
+    anna, bo = make_user("anna"), make_user("bo")
+    match = services.match_create(creator=anna, game="race", seats=2)
+    services.match_join(match_id=match.pk, user=bo)
+    match.refresh_from_db()
+    before = match.turn_deadline
+    barrier = threading.Barrier(8)
+    outcomes = []
+
+    def go_away():
+        try:
+            client = client_for(anna)
+            barrier.wait()
+            response = client.post("/accounts/vacation/", {"days": 21})
+            outcomes.append(response.status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=go_away) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    # One is granted (302 to the profile); the seven others are refused with a 4xx that says so.
+    assert sorted(outcomes) == [302] + [400] * 7
+    assert Vacation.objects.filter(user=anna).count() == 1
+    match.refresh_from_db()
+    assert match.turn_deadline - before == timedelta(days=21)
+    assert vacation_days_left(user=anna) == 0
+
+
+def test_one_active_vacation_at_a_time(race_match, player, settings):
+    settings.VACATION_DAYS_PER_YEAR = 21
+    services.vacation_start(user=player, days=2)
+    with pytest.raises(BadRequest, match="already on vacation"):
+        services.vacation_start(user=player, days=2)
+    assert Vacation.objects.filter(user=player).count() == 1
+
+
+def test_the_vacation_form_keeps_its_address(race_match, player):
+    assert reverse("vacation") == "/accounts/vacation/"
+    response = client_for(player).post("/accounts/vacation/", {"days": 2})
+    assert response.status_code == 302
+    assert Vacation.objects.filter(user=player).exists()
+    page = client_for(player).get(reverse("profile")).content.decode()
+    assert "on vacation until" in page
