@@ -303,6 +303,17 @@ def _reach(lines, pos: Position, targets, side: Context, dice: int, only=None) -
     return _chance(frozenset(single), frozenset(double), dice)
 
 
+def _heads_home(dist, strict: bool, start, passed, end) -> bool:
+    """P13: every square of a treasure ship's move is no farther from home than the one before
+    (strictly nearer under P26)."""
+    here = start
+    for x in passed + (end,):
+        if dist[x] > dist[here] or (strict and dist[x] == dist[here]):
+            return False
+        here = x
+    return True
+
+
 def _pairs(lines, occ: dict, wrecks, targets, movers, side: set, dist=None, strict=False):
     """The dice that let one of `movers` ((node, carrying) pairs of one side) end a move on one
     of `targets` in a turn: single values (one die) and ordered pairs (one ship, two dice).
@@ -314,12 +325,7 @@ def _pairs(lines, occ: dict, wrecks, targets, movers, side: set, dist=None, stri
         return all((x not in occ or x == mover_at) and x not in wrecks for x in passed)
 
     def homeward(start, passed, end):
-        here = start
-        for x in passed + (end,):
-            if dist[x] > dist[here] or (strict and dist[x] == dist[here]):
-                return False
-            here = x
-        return True
+        return _heads_home(dist, strict, start, passed, end)
 
     fwd = lines.forward
     for target in targets:
@@ -423,20 +429,12 @@ def _moves(board_name: str, ports: tuple | None, strict: bool) -> tuple:
     lines = _lines(board_name)
     dist = board.home_distance(ports) if ports is not None else None
 
-    def allowed(start, passed, end):
-        here = start
-        for x in passed + (end,):
-            if dist[x] > dist[here] or (strict and dist[x] == dist[here]):
-                return False
-            here = x
-        return True
-
     moves = []
     for n in range(board.size):
         per = [[] for _ in range(7)]
         for m, entries in lines.forward[n].items():
             for value, passed in entries:
-                if dist is None or allowed(n, passed, m):
+                if dist is None or _heads_home(dist, strict, n, passed, m):
                     per[value].append(m)
         moves.append(tuple(tuple(p) for p in per))
     return tuple(moves)
