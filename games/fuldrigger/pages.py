@@ -16,7 +16,7 @@ from games.engines import get_engine
 from games.engines.fuldrigger import trade, view as book, war
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
-from games.engines.fuldrigger.sailing import routes
+from games.engines.fuldrigger.sailing import pirates_spare, routes
 from games.engines.fuldrigger.state import (
     DUTY, FORTRESS_PRICE, MIN_CARRIED, OWNER_BONUS, PRICE_DROP, SHIP_PRICE, SHIP_RESALE,
 )
@@ -78,6 +78,11 @@ HAZARD_ON_PATH = {
     "storm": gettext_lazy("storm (%(area)s)"), "ice": gettext_lazy("icebergs (%(area)s)"),
     "calm": gettext_lazy("calm (%(area)s)"), "pirates": gettext_lazy("pirate waters (%(area)s)"),
 }
+PIRATES_SPARE = {  # why pirate waters leave a ship alone (the engine's sailing.pirates_spare)
+    "privateer": gettext_lazy("pirates (%(area)s, harmless: a privateer)"),
+    "fortress": gettext_lazy("pirates (%(area)s, harmless: your fortress near)"),
+    "convoy": gettext_lazy("pirates (%(area)s, harmless: in convoy)"),
+}
 
 
 def _js(value) -> str:
@@ -101,9 +106,10 @@ class Seats:
         return "black"
 
 
-def hazards_on(path, known=(), privateer=False, forts=()) -> list[str]:
+def hazards_on(path, view: dict, ship: dict, known=()) -> list[str]:
     """The hazards a path enters, in words: "storm (Cape of Good Hope)", "reef C (…, known:
-    harmless)", pirates noted as harmless for a privateer or near one's own fortress (F18, F19)."""
+    harmless)", and pirate waters that leave this ship alone noted so, for the engine's reason
+    (F18, F19: a privateer, one's own fortress near, a convoy card in force)."""
     out = []
     for node in path:
         hazard = WORLD.hazard(node)
@@ -114,9 +120,8 @@ def hazards_on(path, known=(), privateer=False, forts=()) -> list[str]:
             words["letter"] = WORLD.reef_letter(node)
             out.append(_("reef %(letter)s (%(area)s, known: harmless)") % words if words["letter"] in known
                        else _("reef %(letter)s (%(area)s)") % words)
-        elif hazard == "pirates" and (privateer or any(p in forts for p in WORLD.within(node, 2))):
-            out.append(_("pirates (%(area)s, harmless: a privateer)") % words if privateer
-                       else _("pirates (%(area)s, harmless: your fortress near)") % words)
+        elif hazard == "pirates" and (spared := pirates_spare(view, ship, node)):
+            out.append(str(PIRATES_SPARE[spared]) % words)
         else:
             out.append(str(HAZARD_ON_PATH[hazard]) % words)
     return out
@@ -416,7 +421,6 @@ def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -
         return None
     ship = ships_by_id[number]
     known = view["known_reefs"][seat] if seat is not None else []
-    forts = {port for port, owner in view["fortresses"].items() if owner == seat}
     moves = [a for a in acts.of("move") if a.get("ship") == number]
     destinations = []
     for action in moves:
@@ -426,7 +430,7 @@ def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -
             continue
         x, y = world_map.position(dest)
         destinations.append({"id": dest, "name": place(dest), "port": WORLD.is_port(dest), "steps": len(path),
-                             "hazards": hazards_on(path, known, ship["privateer"], forts), "path": _js(path),
+                             "hazards": hazards_on(path, view, ship, known), "path": _js(path),
                              "x": x, "y": y})
     # Several squares of one sea area share its name: number them west to east, as on the map.
     named: dict[str, list[dict]] = {}
@@ -446,7 +450,7 @@ def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -
     if to in by_id:
         options = []
         for index, path in enumerate(routes(ship["node"], to, view["turn"]["total"], first=by_id[to])):
-            danger = hazards_on(path, known, ship["privateer"], forts)
+            danger = hazards_on(path, view, ship, known)
             options.append({"index": index, "path": _js(path), "steps": len(path), "hazards": danger,
                             "d": "".join(world_map.polyline([ship["node"], *path])),
                             "label": ngettext("%(count)s square", "%(count)s squares", len(path))

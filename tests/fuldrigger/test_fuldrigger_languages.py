@@ -98,7 +98,7 @@ def test_hazards_on_a_path_name_the_sea_area_in_the_language(lang):
     """What a route passes through (the sail form's list) uses the book's sea areas."""
     path = [node for node in WORLD.nodes if WORLD.hazard(node) in ("storm", "ice", "calm", "pirates", "reef")]
     with translation.override(lang):
-        said = pages.hazards_on(path)
+        said = pages.hazards_on(path, {"fortresses": {}, "effects": []}, {"owner": 0, "privateer": False})
     assert len(said) == len(path)
     for node, words in zip(path, said):
         assert book.area_name(node, lang) in words

@@ -72,3 +72,22 @@ def test_a_chosen_ship_that_cannot_move_is_ignored():
     live = pages.live(view=view, seat=0, legal=ENGINE.legal_actions(state, 0), my_turn=True,
                       names=["Anna", "Bo"], colours=["red", "blue"], query={"sail": "1"})
     assert live["sail"] is None and live["query"] == ""
+
+
+def test_pirate_waters_on_a_path_say_why_the_engine_spares_the_ship():
+    """F18, F19: a privateer, one's own fortress within two squares, a convoy card in force;
+    the page says the engine's reason (sailing.pirates_spare), not one worked out again."""
+    from games.engines.fuldrigger.board import WORLD
+    from games.fuldrigger import pages
+
+    pirates = sorted(n for n in WORLD.nodes if WORLD.hazard(n) == "pirates")[0]
+    port = next(p for p in WORLD.within(pirates, 2) if WORLD.is_port(p))
+    merchant, privateer = {"owner": 0, "privateer": False}, {"owner": 0, "privateer": True}
+    calm = {"fortresses": {}, "effects": []}
+    assert "harmless" not in pages.hazards_on([pirates], calm, merchant)[0]
+    assert "harmless: a privateer" in pages.hazards_on([pirates], calm, privateer)[0]
+    assert "your fortress near" in pages.hazards_on([pirates], {**calm, "fortresses": {port: 0}}, merchant)[0]
+    assert "harmless" not in pages.hazards_on([pirates], {**calm, "fortresses": {port: 1}}, merchant)[0]
+    convoy = {**calm, "effects": [{"kind": "convoy"}]}
+    assert "harmless: in convoy" in pages.hazards_on([pirates], convoy, merchant)[0]
+
