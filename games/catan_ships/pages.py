@@ -18,7 +18,8 @@ from functools import lru_cache
 from django.utils.translation import gettext as _, pgettext, pgettext_lazy
 
 from games.engines.catan_ships import trade
-from games.engines.catan_ships.board import RESOURCES, TERRAIN_RESOURCE, drawn_geometry
+from games.engines.catan_ships.building import COST
+from games.engines.catan_ships.board import RESOURCES, TERRAIN_RESOURCE, drawn_geometry, pips
 from games.panels import seat_colour, seat_name
 
 RESOURCE_WORDS = {
@@ -87,12 +88,12 @@ HINT_WORDS = {
     "pirate": pgettext_lazy("catan hint", "Move the pirate to a lit edge, or leave it where it is."),
     "sail": pgettext_lazy("catan hint", "The wind of %(number)s: sail your ship to a lit edge, or let it stay."),
 }
-COSTS = (  # what each piece costs, for the panel's reminder
-    ("road", pgettext_lazy("catan piece", "Road"), ("brick", "lumber")),
-    ("settlement", pgettext_lazy("catan piece", "Settlement"), ("brick", "lumber", "wool", "grain")),
-    ("city", pgettext_lazy("catan piece", "City"), ("grain", "grain", "ore", "ore", "ore")),
-    ("development", pgettext_lazy("catan piece", "Development card"), ("wool", "grain", "ore")),
-    ("ship", pgettext_lazy("catan piece", "Ship"), ("wool", "lumber", "grain")),
+PIECES = (  # the panel's reminder of what each piece costs (the engine's building.COST)
+    ("road", pgettext_lazy("catan piece", "Road")),
+    ("settlement", pgettext_lazy("catan piece", "Settlement")),
+    ("city", pgettext_lazy("catan piece", "City")),
+    ("development", pgettext_lazy("catan piece", "Development card")),
+    ("ship", pgettext_lazy("catan piece", "Ship")),
 )
 HEX_R = 1.0
 SQRT3 = math.sqrt(3)
@@ -362,7 +363,7 @@ def _hexes(board: Board, robber=None) -> list[dict]:
         n = h.get("number")
         out.append({"id": h["id"], "points": board.corners(h, .985), "terrain": h["terrain"],
                     "x": _r(h["x"]), "y": _r(h["y"]), "number": n, "hot": n in (6, 8),
-                    "pips": 6 - abs(7 - n) if n else 0, "words": board.hex_words(h),
+                    "pips": pips(n), "words": board.hex_words(h),
                     "robbed": robber is not None and h["id"] == robber})
     return out
 
@@ -531,8 +532,9 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
             hint = str(words) % {"number": sum(view["dice"]) if view.get("dice") else ""} if "%(" in str(words) else str(words)
         else:
             hint = pgettext("catan", "Choose a lit place on the board.")
-    costs = [{"words": w, "resources": [{"resource": x, "words": resource_word(x)} for x in r]} for key, w, r in COSTS
-             if key != "ship" or view.get("ships_variant")]
+    costs = [{"words": w, "resources": [{"resource": x, "words": resource_word(x)}
+                                         for x in RESOURCES for _ in range(COST[key].get(x, 0))]}
+             for key, w in PIECES if key != "ship" or view.get("ships_variant")]
     drawn = pieces(board, view, colours, names)
     ships = drawn["ships"]
     return {

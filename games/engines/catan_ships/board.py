@@ -18,6 +18,12 @@ from operator import itemgetter
 from games.engines import dice
 
 RESOURCES = ("brick", "lumber", "wool", "grain", "ore")
+
+
+def pips(number) -> int:
+    """The ways of 36 that two dice roll a token's number: the dots printed on it (none on the
+    desert, and no token bears 7)."""
+    return 6 - abs(7 - number) if number and number != 7 else 0
 TERRAIN_RESOURCE = {"hills": "brick", "forest": "lumber", "pasture": "wool", "fields": "grain",
                     "mountains": "ore", "desert": None, "water": None}
 TERRAIN_LETTER = {"hills": "h", "forest": "f", "pasture": "p", "fields": "g", "mountains": "m",

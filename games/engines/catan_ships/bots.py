@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from games.engines.catan_ships.board import RESOURCES, geometry
+from games.engines.catan_ships.board import RESOURCES, geometry, pips
 from games.engines.catan_ships.building import COST
 from games.engines.catan_ships.rules import legal_actions
 from games.engines.catan_ships.scoring import public_points
@@ -18,7 +18,6 @@ from games.engines.catan_ships.state import free_for_settlement
 from games.engines.catan_ships.trade import rates
 
 BUILD = ("build_city", "build_settlement", "build_ship", "build_road", "buy_development")
-PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 
 
 def random_action(state: dict, seat: int, rnd: random.Random) -> dict:
@@ -35,7 +34,7 @@ def _vertex_value(state, geo, v: int, seat: int) -> float:
     for h in geo.vertex_land_hexes[v]:
         if h == state["robber"] or not geo.resource[h]:
             continue
-        value += PIPS.get(geo.number[h], 0)
+        value += pips(geo.number[h])
         seen.add(geo.resource[h])
     value += 0.5 * len(seen)
     if geo.vertex_harbour[v]:
@@ -200,7 +199,7 @@ def _best_robber(state, geo, seat, choices):
             if o == seat:
                 value -= 10
             elif o >= 0:
-                value += (1 + state["city"][v]) * (1 + points[o]) * PIPS.get(geo.number[h], 0)
+                value += (1 + state["city"][v]) * (1 + points[o]) * pips(geo.number[h])
         if a["steal_from"] is not None:
             value += points[a["steal_from"]]
         return (value, -h)

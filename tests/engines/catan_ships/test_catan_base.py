@@ -483,3 +483,14 @@ def test_every_base_game_rule_in_the_rules_document_has_a_test_naming_it():
     for path in Path(__file__).parent.glob("test_*.py"):
         named |= set(re.findall(r'mark\.rule\("(B-[a-z-]+)"\)', path.read_text()))
     assert len(listed) >= 15 and listed <= named, sorted(listed - named)
+
+
+def test_a_tokens_dots_are_the_ways_two_dice_roll_its_number():
+    """B-production: the dots on a number token (the page draws them, the bots weigh hexes by
+    them) count the ways of 36 two dice roll it; the desert and 7 bear none."""
+    from games.engines.catan_ships.board import pips
+
+    for number in range(2, 13):
+        ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == number)
+        assert pips(number) == (0 if number == 7 else ways)
+    assert pips(None) == 0 and pips(0) == 0
