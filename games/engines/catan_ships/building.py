@@ -90,13 +90,24 @@ def build_actions(state, geo, seat) -> list[dict]:
 
 # --- building --------------------------------------------------------------------------------
 
+# B-pieces: a piece's place in a seat's count of built pieces, how many it has, the refusal.
+STOCK = {"road": (0, ROADS, "error.no_roads_left"), "settlement": (1, SETTLEMENTS, "error.no_settlements_left"),
+         "city": (2, CITIES, "error.no_cities_left")}
+
+
+def _check_stock(s: dict, seat, piece: str) -> None:
+    """B-build, B-pieces: a piece left to build, then its cost in hand (refused in that order)."""
+    index, most, refusal = STOCK[piece]
+    if s["pieces"][seat][index] >= most:
+        raise refuse(refusal)
+    if not can_afford(s["hands"][seat], COST[piece]):
+        raise refuse("error.cannot_afford")
+
+
 def do_build_road(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
     e = checked_int(action, "edge", geo.edge_count)
-    if s["pieces"][seat][0] >= ROADS:
-        raise refuse("error.no_roads_left")
-    if not can_afford(s["hands"][seat], COST["road"]):
-        raise refuse("error.cannot_afford")
+    _check_stock(s, seat, "road")
     if not road_ok(s, geo, seat, e):
         raise refuse("error.road_spot")
     w.pay(seat, COST["road"])
@@ -113,10 +124,7 @@ def put_road(w: Work, seat, e, events) -> None:
 def do_build_settlement(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
     v = checked_int(action, "vertex", geo.vertex_count)
-    if s["pieces"][seat][1] >= SETTLEMENTS:
-        raise refuse("error.no_settlements_left")
-    if not can_afford(s["hands"][seat], COST["settlement"]):
-        raise refuse("error.cannot_afford")
+    _check_stock(s, seat, "settlement")
     if not free_for_settlement(s, geo, v) or not any(s["roads"][e] == seat for e in geo.vertex_edges[v]):
         raise refuse("error.settlement_spot")
     w.pay(seat, COST["settlement"])
@@ -132,10 +140,7 @@ def do_build_settlement(w: Work, seat, action, events) -> None:
 def do_build_city(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
     v = checked_int(action, "vertex", geo.vertex_count)
-    if s["pieces"][seat][2] >= CITIES:
-        raise refuse("error.no_cities_left")
-    if not can_afford(s["hands"][seat], COST["city"]):
-        raise refuse("error.cannot_afford")
+    _check_stock(s, seat, "city")
     if s["owner"][v] != seat or s["city"][v]:
         raise refuse("error.city_spot")
     w.pay(seat, COST["city"])
