@@ -143,21 +143,25 @@ def do_accept_offer(state: dict, seat: int, action: dict, events: list) -> None:
 
 
 def do_decline_offer(state: dict, seat: int, action: dict, events: list) -> None:
-    offer = _find(state, action)
-    if offer["to"] != seat:
-        raise IllegalAction.said(WORDS, "error.decline_whose")
-    state["offers"].remove(offer)
+    offer = _take_back(state, seat, action, "to", "error.decline_whose")
     events.append({"type": "decline_offer", "seat": seat, "from": offer["from"],
                    "offer": offer["id"], "private": sorted({seat, offer["from"]})})
 
 
 def do_withdraw_offer(state: dict, seat: int, action: dict, events: list) -> None:
-    offer = _find(state, action)
-    if offer["from"] != seat:
-        raise IllegalAction.said(WORDS, "error.withdraw_whose")
-    state["offers"].remove(offer)
+    offer = _take_back(state, seat, action, "from", "error.withdraw_whose")
     events.append({"type": "withdraw_offer", "seat": seat, "offer": offer["id"],
                    "to": offer["to"], "private": sorted({seat, offer["to"]})})
+
+
+def _take_back(state: dict, seat: int, action: dict, side: str, refusal: str) -> dict:
+    """The offer named, off the table, if this seat is its `side` ("to": declining it,
+    "from": withdrawing it)."""
+    offer = _find(state, action)
+    if offer[side] != seat:
+        raise IllegalAction.said(WORDS, refusal)
+    state["offers"].remove(offer)
+    return offer
 
 
 def drop_dead_offers(state: dict) -> None:

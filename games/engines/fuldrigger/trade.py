@@ -149,13 +149,17 @@ def do_sell_cargo(state: dict, seat: int, action: dict, events: list) -> None:
 
 # ---- ships and fortresses ------------------------------------------------------------------
 
+def _pay(state: dict, seat: int, price: int, refusal: str) -> None:
+    """Pay the bank `price` in cash, or be refused with what it costs and what one has."""
+    if state["cash"][seat] < price:
+        raise IllegalAction.said(WORDS, refusal, price=price, cash=state["cash"][seat])
+    state["cash"][seat] -= price
+
+
 def do_buy_ship(state: dict, seat: int, action: dict, events: list) -> None:
     if len(ships_of(state, seat)) >= MAX_SHIPS:
         raise IllegalAction.said(WORDS, "error.max_ships", count=MAX_SHIPS)
-    if state["cash"][seat] < SHIP_PRICE:
-        raise IllegalAction.said(WORDS, "error.ship_cost", price=SHIP_PRICE,
-                                 cash=state["cash"][seat])
-    state["cash"][seat] -= SHIP_PRICE
+    _pay(state, seat, SHIP_PRICE, "error.ship_cost")
     ship = add_ship(state, seat, state["homes"][seat])
     events.append({"type": "buy_ship", "seat": seat, "ship": ship["id"], "name": ship["name"],
                    "port": ship["node"], "price": SHIP_PRICE})
@@ -181,10 +185,7 @@ def do_buy_fortress(state: dict, seat: int, action: dict, events: list) -> None:
         raise IllegalAction.said(WORDS, "error.fortress_exists", port=Name("place", port))
     if len(fortresses_of(state, seat)) >= MAX_FORTRESSES:
         raise IllegalAction.said(WORDS, "error.max_fortresses", count=MAX_FORTRESSES)
-    if state["cash"][seat] < FORTRESS_PRICE:
-        raise IllegalAction.said(WORDS, "error.fortress_cost", price=FORTRESS_PRICE,
-                                 cash=state["cash"][seat])
-    state["cash"][seat] -= FORTRESS_PRICE
+    _pay(state, seat, FORTRESS_PRICE, "error.fortress_cost")
     state["fortresses"][port] = seat
     events.append({"type": "buy_fortress", "seat": seat, "port": port, "price": FORTRESS_PRICE})
 
