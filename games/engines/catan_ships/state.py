@@ -109,20 +109,18 @@ class Work:
         return self.s[key]
 
     def hand(self, seat: int) -> dict:
-        hands = self.list("hands")
-        k = ("hand", seat)
-        if k not in self.done:
-            hands[seat] = dict(hands[seat])
-            self.done.add(k)
-        return hands[seat]
+        return self._seats_own("hands", seat, dict)
 
     def pieces(self, seat: int) -> list:
-        pieces = self.list("pieces")
-        k = ("pieces", seat)
-        if k not in self.done:
-            pieces[seat] = list(pieces[seat])
-            self.done.add(k)
-        return pieces[seat]
+        return self._seats_own("pieces", seat, list)
+
+    def _seats_own(self, key: str, seat: int, copy):
+        """A seat's entry of the per-seat list `key`, copied once."""
+        entries = self.list(key)
+        if (key, seat) not in self.done:
+            entries[seat] = copy(entries[seat])
+            self.done.add((key, seat))
+        return entries[seat]
 
     def ship(self, index: int) -> dict:
         """The ship now at `index`, copied once. Remembered by the ship (seat and number), not

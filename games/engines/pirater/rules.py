@@ -202,6 +202,16 @@ def hurricane(state: dict, seat: int, events: list) -> None:
 
 
 # ---- the actions -----------------------------------------------------------------------------
+def _own_ship_afloat(state: dict, seat: int, action: dict) -> int:
+    """The action's "ship": one of this seat's, still afloat."""
+    ship_id = _int_field(action, "ship")
+    if not 0 <= ship_id < len(state["ships"]) or state["ships"][ship_id]["seat"] != seat:
+        raise IllegalAction.said(WORDS, "error.not_your_ship")
+    if state["ships"][ship_id]["at"] is None:
+        raise IllegalAction.said(WORDS, "error.ship_lost")
+    return ship_id
+
+
 def do_declare_powder(state: dict, seat: int, action: dict, events: list) -> None:
     if not state["options"]["powder_ship"]:
         raise IllegalAction.said(WORDS, "error.no_powder_ships")
@@ -209,11 +219,7 @@ def do_declare_powder(state: dict, seat: int, action: dict, events: list) -> Non
         raise IllegalAction.said(WORDS, "error.powder_before_roll")
     if state["seats"][seat]["powder_used"]:
         raise IllegalAction.said(WORDS, "error.powder_used")
-    ship_id = _int_field(action, "ship")
-    if not 0 <= ship_id < len(state["ships"]) or state["ships"][ship_id]["seat"] != seat:
-        raise IllegalAction.said(WORDS, "error.not_your_ship")
-    if state["ships"][ship_id]["at"] is None:
-        raise IllegalAction.said(WORDS, "error.ship_lost")
+    ship_id = _own_ship_afloat(state, seat, action)
     confirm = action.get("confirm", False)
     if not isinstance(confirm, bool):
         raise IllegalAction.said(WORDS, "error.confirm_not_bool")
@@ -259,11 +265,7 @@ def do_load(state: dict, seat: int, action: dict, events: list) -> None:
         raise IllegalAction.said(WORDS, "error.unknown_action", kind=repr("load"))
     if state["phase"] not in ("roll", "move"):
         raise IllegalAction.said(WORDS, "error.choose_port_first")
-    ship_id = _int_field(action, "ship")
-    if not 0 <= ship_id < len(state["ships"]) or state["ships"][ship_id]["seat"] != seat:
-        raise IllegalAction.said(WORDS, "error.not_your_ship")
-    if state["ships"][ship_id]["at"] is None:
-        raise IllegalAction.said(WORDS, "error.ship_lost")
+    ship_id = _own_ship_afloat(state, seat, action)
     treasure = loadable_treasure(state, ship_id)
     if treasure is None:
         raise IllegalAction.said(WORDS, "error.nothing_to_load")
