@@ -170,11 +170,16 @@ def start_sailing(w: Work, total: int, overboard: dict, settle: dict, events: li
     events.append({"type": "sailing", "seat": s["current"], "number": total})
 
 
-def _sail_entry(w: Work, seat, action) -> tuple[int, str, dict]:
+def _sail_entry(w: Work, seat, action, choice: str, refusal: str) -> tuple[int, str, dict]:
+    """The ship the action names, its key among the choices pending after the wind, and those
+    choices, which must include `choice` (else refused with `refusal`)."""
     number = action.get("ship")
     index = ship_index(w.s, seat, number)
     key = f"{seat}-{number}"
-    return index, key, w.s["sailing"]["pending"].get(key, {})
+    entry = w.s["sailing"]["pending"].get(key, {})
+    if choice not in entry:
+        raise refuse(refusal)
+    return index, key, entry
 
 
 def _set_pending(w: Work, key: str, entry: dict) -> None:
@@ -190,9 +195,7 @@ def _set_pending(w: Work, key: str, entry: dict) -> None:
 
 def do_sail(w: Work, seat, action, events) -> None:
     s, geo = w.s, w.geo
-    index, key, entry = _sail_entry(w, seat, action)
-    if "moves" not in entry:
-        raise refuse("error.no_wind")
+    index, key, entry = _sail_entry(w, seat, action, "moves", "error.no_wind")
     e = action.get("edge")
     if e is not None:
         if e not in entry["moves"]:
@@ -209,9 +212,7 @@ def do_sail(w: Work, seat, action, events) -> None:
 
 def do_overboard(w: Work, seat, action, events) -> None:
     s = w.s
-    index, key, entry = _sail_entry(w, seat, action)
-    if "overboard" not in entry:
-        raise refuse("error.nothing_to_gather")
+    index, key, entry = _sail_entry(w, seat, action, "overboard", "error.nothing_to_gather")
     r = action.get("resource")
     new = entry["overboard"]
     if r is not None:
@@ -240,9 +241,7 @@ def do_overboard(w: Work, seat, action, events) -> None:
 def do_settle(w: Work, seat, action, events) -> None:
     """C14: the ship becomes a settlement on a free corner of its edge and leaves the game."""
     s, geo = w.s, w.geo
-    index, key, entry = _sail_entry(w, seat, action)
-    if "settle" not in entry:
-        raise refuse("error.cannot_settle")
+    index, key, entry = _sail_entry(w, seat, action, "settle", "error.cannot_settle")
     v = action.get("vertex")
     if v is not None:
         if v not in entry["settle"] or not free_for_settlement(s, geo, v) or \
