@@ -92,7 +92,7 @@ def test_a_lost_drain_holds_back_the_nudges_only_until_its_flag_expires(match, b
 
 
 def test_a_failing_job_is_left_for_the_sweep_and_the_others_run(match, broker, settings):
-    settings.MATCH_CHANGED_LISTENERS = ["tests.listeners.record", "tests.test_job_drains.fail_at_2"]
+    settings.MATCH_CHANGED_LISTENERS = ["tests.listeners.record", "tests.platform.test_job_drains.fail_at_2"]
     settings.SWEEP_SECONDS = 0  # the sweep may run it again at once (a failed job waits a sweep first)
     FAILED.clear()
     _record(match, 1, 2, 3)
@@ -153,7 +153,7 @@ def test_jobs_committed_while_a_drain_runs_are_run_once(broker, player, opponent
     broker.clear()
     jobs.drain_started()
     CALLS.clear()
-    settings.MATCH_CHANGED_LISTENERS = ["tests.test_job_drains.record_another_while_draining"]
+    settings.MATCH_CHANGED_LISTENERS = ["tests.platform.test_job_drains.record_another_while_draining"]
     for seq in (1, 2):
         with transaction.atomic():
             jobs.record(match, Job.MATCH_CHANGED, first_seq=seq, last_seq=seq, turn_passed_to=None)
