@@ -361,7 +361,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self._take_access(live.access_of(match, match.seats.all()))
             if not live.may_watch(self.access, self.user, self.invite):
                 return CLOSE_NOT_ALLOWED
-        html = panels.render_live(match, self.user, browser_language=self.language)
+        html = panels.render_live(match, self.user, browser_language=self.language,
+                                 revision=revision if match.version == version else "")
         return match.version, html, match.version == version
 
     def _chat(self, revision):

@@ -83,12 +83,14 @@ def players_away(seats) -> dict:
                                                            starts_at__lte=now, ends_at__gt=now)}
 
 
-def render_live(match: Match, user, *, request=None, error=None, browser_language=None) -> str:
+def render_live(match: Match, user, *, request=None, error=None, browser_language=None, revision="") -> str:
     # The socket renders without a request: show times in the viewer's own zone and words in
-    # their own language all the same.
+    # their own language all the same. `revision`: a change that kept the version (a seat
+    # taken, a deadline moved) is told from the version as first shown by it (static/js/site.js).
     with timezone.override(viewer_time_zone(user)), translation.override(viewer_language(user, browser_language)):
-        return render_to_string("games/partials/match_live.html", match_context(match, user, error=error),
-                                request=request)
+        context = match_context(match, user, error=error)
+        context["revision"] = revision
+        return render_to_string("games/partials/match_live.html", context, request=request)
 
 
 def render_chat(match: Match, user, *, error=None, browser_language=None) -> str:

@@ -68,3 +68,22 @@ if (window.htmx) {
     return Math.min(5000, 500 * Math.pow(2, retries)) * Math.random();
   };
 }
+
+// A match's socket sends its live part after every change, and once on connecting (the catch-up
+// of whatever the page missed). A part the page already shows — the same version and revision,
+// as the catch-up of a page that missed nothing, or the socket's copy of the answer to the
+// viewer's own move — is not swapped in again: that would only wipe what the viewer has open or
+// chosen (a knight's hexes, a menu, a picked ship) and move the focus. An older version is never
+// swapped in. A change that keeps the version (a seat taken, a deadline moved) comes with a
+// revision of its own and is shown.
+document.addEventListener("htmx:wsBeforeMessage", function (event) {
+  var message = event.detail && event.detail.message;
+  var live = document.getElementById("match-live");
+  if (typeof message !== "string" || !live) return;
+  var told = /id="match-live"[^>]*?data-version="(\d+)"(?:\s+data-revision="([^"]*)")?/.exec(message);
+  if (!told) return;
+  var shown = Number(live.getAttribute("data-version")), version = Number(told[1]);
+  if (version < shown || (version === shown && (told[2] || "") === (live.getAttribute("data-revision") || ""))) {
+    event.preventDefault();
+  }
+});

@@ -1,0 +1,47 @@
+"""A match's socket sends the live part once on connecting (the catch-up) and after every change.
+The page swaps one in only when it is news (static/js/site.js): the catch-up of a page that
+missed nothing must leave alone what the player has opened or chosen — under load it lands
+seconds after the page, when a player has already opened a knight's hexes or a menu — while a
+change that keeps the version (a seat taken in the lobby) still shows."""
+import pytest
+
+from games import services
+from tests.browser.conftest import LIVE_WAIT_MS
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.browser
+
+# Before any script of the page: count what the socket tells, and mark the live part the page
+# came with (a swap replaces the element, and the mark with it).
+WATCH = """
+window.socketTold = 0;
+document.addEventListener('htmx:wsBeforeMessage', () => { window.socketTold += 1; });
+document.addEventListener('DOMContentLoaded', () => {
+  const live = document.getElementById('match-live');
+  if (live) live.dataset.first = 'yes';
+});
+"""
+
+
+def test_the_catch_up_leaves_the_page_alone_and_a_seat_taken_still_shows(people):
+    anna_user, _bo_user = make_user("anna"), make_user("bo")
+    match = services.match_create(creator=anna_user, game="pirater", seats=3)
+    url = match.get_absolute_url()
+
+    anna = people("catch-up-anna")
+    anna.log_in("anna")
+    anna.context.add_init_script(WATCH)
+    anna.go(url)
+    anna.page.wait_for_function("() => window.socketTold >= 1", timeout=LIVE_WAIT_MS)
+    anna.page.wait_for_timeout(200)
+    assert anna.page.locator("#match-live[data-first=yes]").count() == 1, "the catch-up replaced the page's part"
+
+    bo = people("catch-up-bo", viewport={"width": 390, "height": 844})
+    bo.log_in("bo")
+    bo.go(url)
+    bo.page.click("text=Join this match")
+    # Joining keeps the version (the match waits for a third player): it comes with a revision.
+    anna.page.wait_for_selector(".seats >> text=bo", timeout=LIVE_WAIT_MS)
+    assert anna.page.locator("#match-live[data-first=yes]").count() == 0
+    assert anna.page.locator("#match-live").get_attribute("data-version") == "0"
+    assert anna.errors == [] and bo.errors == []
