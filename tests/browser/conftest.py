@@ -16,6 +16,22 @@ SWEEP_SECONDS = 1.0
 # How long a page may take to show a version: under CI's load (the whole suite on two cores) a
 # socket's update has taken more than 15 s.
 LIVE_WAIT_MS = 30000
+# What the match socket did on a page, for a test's failure to tell: opened, closed (with its
+# code), each message (the version it carried, if any) and whether it was swapped in.
+SOCKET_DIARY = """
+window.socketDiary = [];
+(() => {
+  const at = () => Math.round(performance.now());
+  const note = (what) => { window.socketDiary.push(at() + " " + what); if (window.socketDiary.length > 60) window.socketDiary.shift(); };
+  document.addEventListener('htmx:wsOpen', () => note('open'));
+  document.addEventListener('htmx:wsClose', (e) => note('close ' + (e.detail.event && e.detail.event.code)));
+  document.addEventListener('htmx:wsError', () => note('error'));
+  document.addEventListener('htmx:wsBeforeMessage', (e) => {
+    const m = /data-version="(\\d+)"/.exec(e.detail.message || '');
+    setTimeout(() => note('message ' + (m ? 'v' + m[1] : (e.detail.message || '').slice(0, 30)) + (e.defaultPrevented ? ' (kept out)' : '')));
+  });
+})();
+"""
 
 
 
@@ -77,6 +93,7 @@ class Person:
 
     def __init__(self, browser, base, name, viewport=None):
         self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+        self.context.add_init_script(SOCKET_DIARY)
         self.page = self.context.new_page()
         self.base, self.name, self.errors, self.shots = base, name, [], 0
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -100,8 +117,9 @@ class Person:
                 timeout=timeout)
         except PlaywrightTimeout:
             shown = self.page.evaluate("() => document.querySelector('#match-live')?.dataset.version")
+            diary = self.page.evaluate("() => window.socketDiary")
             raise AssertionError(f"{self.name}'s page shows version {shown}, not {version} or later, after "
-                                 f"{timeout / 1000:.0f} s; its console: {self.errors}") from None
+                                 f"{timeout / 1000:.0f} s; its socket: {diary}; its console: {self.errors}") from None
 
     def log_in(self, username, password=None):
         """Log in a user made by tests.conftest.make_user (whose password follows from the name)."""
