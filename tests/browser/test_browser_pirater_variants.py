@@ -9,6 +9,7 @@ from django.utils import timezone
 from playwright.sync_api import Error as PlaywrightError
 
 from games.models import Match
+from tests.browser.conftest import LIVE_WAIT_MS
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -52,7 +53,7 @@ def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, 
     # Bots move at once; when it is anna's turn she rolls and sails by clicking. In Flotilla a
     # bot that rolls first may capture her whole fleet on its home anchorage before she ever
     # rolls (P15, P19; see the test below): the page then shows the winner, which is the end.
-    anna.page.wait_for_selector("button:has-text('Roll the dice'), .pt-winner", timeout=15000)
+    anna.page.wait_for_selector("button:has-text('Roll the dice'), .pt-winner", timeout=LIVE_WAIT_MS)
     if won.count() and not roll.count():
         match.refresh_from_db()
         # (Seen in Flotilla; on a loaded machine the bots may also finish a short match first.)

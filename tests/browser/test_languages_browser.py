@@ -11,6 +11,7 @@ from accounts.models import Profile
 from games.engines import get_engine
 from games.models import Match
 from games.selectors import seat_names
+from tests.browser.conftest import LIVE_WAIT_MS
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -48,10 +49,10 @@ def test_a_visitor_picks_swedish_by_keyboard_and_plays_in_swedish(people):
     roll = said("sv", "Roll the dice")
     assert roll != "Roll the dice"
     # Rules edition 2 (P5): the ports are chosen first, in roll order (the bot picks at once).
-    sven.page.wait_for_selector(f".pt-ports button, button:has-text('{roll}')", timeout=15000)
+    sven.page.wait_for_selector(f".pt-ports button, button:has-text('{roll}')", timeout=LIVE_WAIT_MS)
     if sven.page.locator(".pt-ports button").count():
         sven.page.locator(".pt-ports button").first.click()
-    sven.page.wait_for_selector(f"button:has-text('{roll}')", timeout=15000)
+    sven.page.wait_for_selector(f"button:has-text('{roll}')", timeout=LIVE_WAIT_MS)
     sven.page.click(f"button:has-text('{roll}')")
     seat = match.seats.get(user__username="sven").number
     rolled = None

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.engines import get_engine
 from games.models import Match
-from tests.browser.conftest import browser, live_site, people  # noqa: F401  (fixtures)
+from tests.browser.conftest import LIVE_WAIT_MS, browser, live_site, people  # noqa: F401  (fixtures)
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -40,7 +40,7 @@ def act_by_click(person, match):
     seat = match.turn_seats[0]
     types = {a["type"] for a in ENGINE.legal_actions(match.state, seat)}
     before = match.version
-    page.wait_for_selector(f'#match-live[data-version="{before}"]', timeout=15000)
+    page.wait_for_selector(f'#match-live[data-version="{before}"]', timeout=LIVE_WAIT_MS)
     if "roll" in types:
         press(person, page.locator("button:has-text('Roll the dice')"))
     elif "discard" in types:
@@ -65,7 +65,7 @@ def act_by_click(person, match):
     else:
         press(person, page.locator("#cs-live button[name=action]").first)
     page.wait_for_function(f"() => Number(document.querySelector('#match-live').dataset.version) > {before}",
-                           timeout=15000)
+                           timeout=LIVE_WAIT_MS)
 
 
 def no_sideways_scroll(person):
@@ -120,7 +120,7 @@ def test_three_players_set_up_by_clicking_then_bots_play_to_the_winner(people):
     while match.state["phase"] == "setup":
         person = by_seat[match.turn_seats[0]]
         kind = {a["type"] for a in ENGINE.legal_actions(match.state, match.turn_seats[0])}
-        person.page.wait_for_selector(".cs-spots.placed .cs-spot", timeout=15000)
+        person.page.wait_for_selector(".cs-spots.placed .cs-spot", timeout=LIVE_WAIT_MS)
         lit = person.page.locator(".cs-spots.placed .cs-spot")
         assert lit.count() == len(ENGINE.legal_actions(match.state, match.turn_seats[0]))
         assert lit.first.get_attribute("class").startswith(
@@ -149,7 +149,7 @@ def test_three_players_set_up_by_clicking_then_bots_play_to_the_winner(people):
     assert len(view["buildings"]) == 6 and len(view["roads"]) == 6
     # Everyone's board shows every piece, live.
     for person in (anna, bo, carl):
-        person.page.wait_for_selector(f'#match-live[data-version="{match.version}"]', timeout=15000)
+        person.page.wait_for_selector(f'#match-live[data-version="{match.version}"]', timeout=LIVE_WAIT_MS)
         assert person.page.locator(".cs-building").count() == 6
         assert person.page.locator(".cs-road").count() == 6
     no_sideways_scroll(bo)
@@ -168,7 +168,7 @@ def test_three_players_set_up_by_clicking_then_bots_play_to_the_winner(people):
             turns += 1
     assert turns >= 2
     for person in (anna, bo, carl):
-        person.page.wait_for_selector(f'#match-live[data-version="{match.version}"]', timeout=15000)
+        person.page.wait_for_selector(f'#match-live[data-version="{match.version}"]', timeout=LIVE_WAIT_MS)
     anna.shot("turns")
     bo.shot("turns")
     no_sideways_scroll(bo)

@@ -13,7 +13,7 @@ from games import services
 from games.models import Match
 from tests.catan_ships.catan_pages_support import ENGINE, new_match, users_by_seat
 from tests.catan_ships.test_catan_ships_pages_table_browser import DESKTOP, PHONE, Player, table  # noqa: F401
-from tests.browser.conftest import browser, live_site  # noqa: F401  (fixtures)
+from tests.browser.conftest import LIVE_WAIT_MS, browser, live_site  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -124,7 +124,7 @@ def test_a_short_crawl_keeps_the_page_put_useful_and_clean(table, ships, device,
             me.press(me.page.locator(".cs-confirm-yes"))
         me.page.wait_for_function(
             f"() => Number(document.querySelector('#match-live').dataset.version) > {version}"
-            " || document.querySelector('#match-live .error')", timeout=15000)
+            " || document.querySelector('#match-live .error')", timeout=LIVE_WAIT_MS)
         me.page.wait_for_timeout(400)
         moves += 1
         where = f"{label} move {moves} ({phase})"

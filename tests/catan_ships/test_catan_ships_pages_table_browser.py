@@ -9,7 +9,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from games.models import Match
-from tests.browser.conftest import ARTIFACTS, browser, live_site  # noqa: F401  (fixtures)
+from tests.browser.conftest import LIVE_WAIT_MS, ARTIFACTS, browser, live_site  # noqa: F401  (fixtures)
 from tests.catan_ships.catan_pages_support import ENGINE, new_match, play_until, users_by_seat
 from tests.conftest import make_user
 
@@ -48,7 +48,7 @@ class Player:
 
     def wait_version_above(self, version):
         self.page.wait_for_function(
-            f"() => Number(document.querySelector('#match-live').dataset.version) > {version}", timeout=15000)
+            f"() => Number(document.querySelector('#match-live').dataset.version) > {version}", timeout=LIVE_WAIT_MS)
         self.page.wait_for_timeout(400)   # the socket's copy of the same version lands too
 
     def in_view(self, selector):
@@ -225,7 +225,7 @@ def test_an_empty_offer_is_refused_beside_its_form_which_stays_open(table):
     me.page.evaluate("document.querySelector('.cs-offer').scrollIntoView({block: 'center'})")
     before = me.scroll_y()
     me.page.click(".cs-offer form button:not([name])")
-    me.page.wait_for_selector(".cs-offer[open] form .error[role=alert]", timeout=15000)
+    me.page.wait_for_selector(".cs-offer[open] form .error[role=alert]", timeout=LIVE_WAIT_MS)
     assert me.page.locator("#match-live > .error").count() == 0
     assert me.page.evaluate("document.activeElement.closest('.cs-offer') !== null")
     assert abs(me.scroll_y() - before) <= 40

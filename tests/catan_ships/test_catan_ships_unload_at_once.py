@@ -11,7 +11,7 @@ from games import panels, services
 from games.errors import BadRequest
 from games.engines.catan_ships.board import geometry
 from games.models import Match
-from tests.browser.conftest import browser, live_site, people  # noqa: F401  (fixtures)
+from tests.browser.conftest import LIVE_WAIT_MS, browser, live_site, people  # noqa: F401  (fixtures)
 from tests.catan_ships.catan_pages_support import ENGINE, new_match, offered, set_state, users_by_seat
 from tests.conftest import make_user
 
@@ -103,14 +103,14 @@ def test_c8_unloading_at_once_from_the_page_in_chromium(people):
         person.log_in(owner.username)
         person.go(m.get_absolute_url())
         button = person.page.locator("button:has-text('Unload ship 1')")
-        button.wait_for(timeout=15000)
+        button.wait_for(timeout=LIVE_WAIT_MS)
         assert person.page.locator("#match-live strong.hot", has_text="Your turn").count() == 0  # the status line
         person.shot("offered")
         if touch:
             button.tap()
         else:
             button.click()
-        person.page.wait_for_selector(f'#match-live[data-version="{m.version + 1}"]', timeout=15000)
+        person.page.wait_for_selector(f'#match-live[data-version="{m.version + 1}"]', timeout=LIVE_WAIT_MS)
         person.shot("unloaded")
         m.refresh_from_db()
         assert m.state["hands"][1]["ore"] == 2 and m.turn_seats == [0]

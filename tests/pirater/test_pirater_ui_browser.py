@@ -8,7 +8,7 @@ import pytest
 
 from games import services
 from games.models import ActionLog, Match
-from tests.browser.conftest import ARTIFACTS, browser, live_site  # noqa: F401  (fixtures)
+from tests.browser.conftest import LIVE_WAIT_MS, ARTIFACTS, browser, live_site  # noqa: F401  (fixtures)
 from tests.conftest import make_user
 from tests.pirater.pirater_pages_support import choose_ports, usable_first_roll
 
@@ -69,7 +69,7 @@ class Player:
 
 
 def wait_version(page, version):
-    page.wait_for_selector(f'#match-live[data-version="{version}"]', timeout=15000)
+    page.wait_for_selector(f'#match-live[data-version="{version}"]', timeout=LIVE_WAIT_MS)
 
 
 def test_by_keyboard_focus_follows_the_turn_and_every_page_passes_axe(browser, live_site):  # noqa: F811
