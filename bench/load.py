@@ -69,6 +69,7 @@ class Socket:
     messages: list = field(default_factory=list)  # (version, arrival, oldest log row shown)
     errors: list = field(default_factory=list)
     ws: object = None  # the open connection, for moves sent on it
+    state: dict | None = None  # with the state feed, the newest state it brought
     answers: asyncio.Queue = field(default_factory=asyncio.Queue)  # the server's answers to those moves
 
 
@@ -96,7 +97,10 @@ class Table:
 class Run:
     def __init__(self, base: str, ws_bases: list[str], seconds: float, moves: str = "http"):
         self.base, self.ws_bases, self.seconds = base, ws_bases, seconds
-        self.moves = moves  # "http": POST /api/…/actions; "socket": sent on the player's socket
+        # "http": POST /api/…/actions; "socket": sent on the player's socket; "state": sent on
+        # the socket, which carries the state feed (?feed=state: each change as the seat's view
+        # and legal actions, JSON), so a bot whose turn comes needs no GET of its actions.
+        self.moves = moves
         self.stop = False
         self.errors: list[str] = []
         self.sockets: list[Socket] = []
@@ -131,13 +135,17 @@ async def _socket(run: Run, player: Player, match_id: int, ready: asyncio.Event)
     # Each match's sockets go to one Daphne of the layout, as a proxy spreading them would.
     ws_base = run.ws_bases[match_id % len(run.ws_bases)]
     url = ws_base.replace("http://", "ws://") + f"/ws/matches/{match_id}/"
+    if run.moves == "state":
+        url += "?feed=state"
     failures = 0
     while failures < 3:
         try:
             async with run.handshakes:
-                # The page's own origin, as a browser behind the proxy sends it (one host:port).
-                ws = await connect(url, origin=ws_base, additional_headers={"Cookie": f"sessionid={player.cookie}"},
-                                   max_size=None, open_timeout=60, ping_interval=None)
+                if run.moves == "state":  # a program's socket: its API token, no page, no Origin
+                    signed = {"additional_headers": {"Authorization": f"Token {player.token}"}}
+                else:  # the page's own origin, as a browser behind the proxy sends it (one host:port)
+                    signed = {"origin": ws_base, "additional_headers": {"Cookie": f"sessionid={player.cookie}"}}
+                ws = await connect(url, **signed, max_size=None, open_timeout=60, ping_interval=None)
                 message = await ws.recv()
         except asyncio.CancelledError:
             raise
@@ -151,24 +159,31 @@ async def _socket(run: Run, player: Player, match_id: int, ready: asyncio.Event)
         try:
             async with ws:
                 while True:
-                    if message[:1] == "{":  # the answer to a move sent on this socket
-                        sock.answers.put_nowait(json.loads(message))
-                        message = await ws.recv()
-                        continue
                     now = time.perf_counter()
-                    found = VERSION.search(message[:400])
-                    if found is None:
+                    if message[:1] == "{":
+                        data = json.loads(message)
+                        if data.get("type") != "match.state":  # the answer to a move sent on this socket
+                            sock.answers.put_nowait(data)
+                            message = await ws.recv()
+                            continue
+                        # A state is whole: a version it skips is covered by it (oldest 0).
+                        version, oldest, status = data["version"], 0, data["status"]
+                        sock.state = data
+                    else:
+                        found, oldest = VERSION.search(message[:400]), LOG_FROM.search(message)
+                        version = int(found.group(1)) if found else None
+                        oldest = int(oldest.group(1)) if oldest else version
+                        status = STATUS.search(message)
+                        status = status.group(1) if status else None
+                    if version is None:
                         sock.errors.append("a message without data-version")
                     else:
-                        version = int(found.group(1))
-                        oldest = LOG_FROM.search(message)
-                        sock.messages.append((version, now, int(oldest.group(1)) if oldest else version))
+                        sock.messages.append((version, now, oldest))
                         if first and sock.drops:
                             sock.catch_ups.add(len(sock.messages) - 1)
                         first = False
                         run.last_message = now
-                    status = STATUS.search(message)
-                    if status and status.group(1) in ("finished", "aborted"):
+                    if status in ("finished", "aborted"):
                         player.over = True
                     ready.set()
                     player.event.set()
@@ -184,22 +199,26 @@ async def _socket(run: Run, player: Player, match_id: int, ready: asyncio.Event)
 
 async def _play(run: Run, http, player: Player, match_id: int, game: str, rnd: random.Random) -> None:
     headers = {"Authorization": f"Token {player.token}"}
+    pending = None  # with the state feed: the newest state the socket brought, read as GET's answer
     while not run.stop and not player.over:
         player.event.clear()
-        try:
-            run.requests["GET actions"] += 1
-            response = await http.get(f"/api/matches/{match_id}/actions", headers=headers)
-        except Exception as exc:
-            run.error(f"GET actions: {type(exc).__name__}: {exc}")
-            await asyncio.sleep(0.5)
-            continue
-        if response.status_code != 200:
-            run.error(f"GET actions {response.status_code}: {response.text[:100]}")
-            await asyncio.sleep(0.5)
-            continue
-        data = response.json()
+        if pending is not None:
+            data, pending = pending, None
+        else:
+            try:
+                run.requests["GET actions"] += 1
+                response = await http.get(f"/api/matches/{match_id}/actions", headers=headers)
+            except Exception as exc:
+                run.error(f"GET actions: {type(exc).__name__}: {exc}")
+                await asyncio.sleep(0.5)
+                continue
+            if response.status_code != 200:
+                run.error(f"GET actions {response.status_code}: {response.text[:100]}")
+                await asyncio.sleep(0.5)
+                continue
+            data = response.json()
         while data["my_turn"] and data["actions"] and not run.stop:
-            if run.moves == "socket":
+            if run.moves in ("socket", "state"):
                 data = await socket_move(run, player, match_id, game, data, rnd)
             else:
                 data = await post_move(run, http, player, match_id, game, data, rnd, headers)
@@ -210,6 +229,10 @@ async def _play(run: Run, http, player: Player, match_id: int, game: str, rnd: r
                 return
             try:
                 await asyncio.wait_for(_news(player, data["version"]), SILENCE)
+                state = player.socket.state if player.socket is not None else None
+                if state is not None and state["version"] > data["version"]:
+                    pending = {"version": state["version"], "my_turn": state["my_turn"],
+                               "actions": state.get("actions", [])}
             except asyncio.TimeoutError:
                 # Nothing came for long: ask whether the match still runs (the socket shows the
                 # end and every version, so this is only a safety net).
@@ -460,7 +483,9 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
     """The load figures on these servers; with `label`, only the rate, named
     load_actions_per_s.<label> (the same load on another layout, for comparison). With
     moves="socket" the bots send their moves on their sockets instead of POSTing them, and the
-    figures are the CPU per move and the rate, named ….socket."""
+    figures are the CPU per move and the rate, named ….socket; with moves="state" their sockets
+    also carry the state feed (the seat's view and legal actions as JSON instead of the page's
+    HTML, as a bot wants them), named ….state."""
     from accounts.models import ApiToken
     from games.models import ActionLog, Match
     from games.replay import replay_match
@@ -571,19 +596,23 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
                                "live_p99_ms": live99, "web_cpu": daphne_cpu})]
     total_cpu = daphne_cpu + run.worker_cpu + run.postgres_cpu + client_cpu
     cpu_per_move = round(total_cpu * 1e3 / rate, 2) if rate else None
-    if moves == "socket":
+    if moves in ("socket", "state"):
+        how = ("every move sent on the player's socket (answered there after the commit with the next "
+               "legal actions)") if moves == "socket" else (
+               "every move sent on the player's socket and the socket carrying the state feed (each change as "
+               "the seat's view and legal actions, JSON, rendered once per version and seat: no HTML, no GET "
+               "of the actions when the turn comes)")
         return [
-            Figure("cpu_ms_per_move.socket", cpu_per_move, "ms", f"<= {CPU_TARGET}",
+            Figure(f"cpu_ms_per_move.{moves}", cpu_per_move, "ms", f"<= {CPU_TARGET}",
                    cpu_per_move is not None and cpu_per_move <= CPU_TARGET,
-                   note=f"the same load with every move sent on the player's socket (answered there after "
-                        f"the commit with the next legal actions): web {cpu_per_action(daphne_cpu)} ms ("
+                   note=f"the same load with {how}: web {cpu_per_action(daphne_cpu)} ms ("
                         + ", ".join(f"{name} {cpu_per_action(share)}" for name, share in run.part_cpu.items())
                         + f"), worker {cpu_per_action(run.worker_cpu)}, PostgreSQL "
                           f"{cpu_per_action(run.postgres_cpu)}, load clients {cpu_per_action(client_cpu)} ms"),
-            Figure("load_actions_per_s.socket", round(rate, 1), "actions/s",
+            Figure(f"load_actions_per_s.{moves}", round(rate, 1), "actions/s",
                    note=f"{context}; move p50 {p50 or 0:.0f} ms, p99 {p99 or 0:.0f} ms; live p50 {live50 or 0:.0f} ms, "
                         f"p99 {live99 or 0:.0f} ms"),
-            Figure("load_errors.socket", errors + lost, "errors", "0", errors + lost == 0,
+            Figure(f"load_errors.{moves}", errors + lost, "errors", "0", errors + lost == 0,
                    note=f"{len(run.errors)} failed moves or requests, {len(socket_errors)} socket errors, {lost} "
                         f"versions lost, {len(bad_replays)} of {len(replays)} logs that do not replay",
                    detail={"by_kind": dict(kinds.most_common()), "requests": run.errors[:20]}),

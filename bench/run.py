@@ -106,6 +106,7 @@ def main(argv=None) -> int:
                 part("pages", servers)
                 part("load", servers, args.seconds, args.matches)
                 part("load", servers, args.seconds, args.matches, None, "socket")
+                part("load", servers, args.seconds, args.matches, None, "state")
                 part("open_loop", servers, args.seconds, args.matches)
                 part("idle_sockets", servers)
                 part("socket_spam", servers)

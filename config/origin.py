@@ -44,9 +44,13 @@ def allowed_origins(scope) -> set:
 
 
 def origin_allowed(scope) -> bool:
-    origin = dict(scope.get("headers") or []).get(b"origin")
+    headers = dict(scope.get("headers") or [])
+    origin = headers.get(b"origin")
     if origin is None:
-        return False
+        # No page opened it (a browser always sends its page's Origin): a program's socket, let in
+        # only with its API token, which the consumer then takes as the one credential (a cookie
+        # it may also send is not read), so no page of another site can ride on a session.
+        return b"authorization" in headers
     parsed = parse_origin(origin.decode("latin-1"))
     return parsed is not None and parsed in allowed_origins(scope)
 

@@ -98,7 +98,11 @@ api = TradewindsAPI(
     title="Tradewinds API", version="2.0", urls_namespace="api", auth=TokenAuth(), parser=StrictParser(),
     description="Play Fuldrigger, Pirater and more from bots and tools. Authenticate with "
                 "'Authorization: Token <key>' (made on your profile page). Every game and its action "
-                "types are described in the components: Game, and <Game>Action for each game.",
+                "types are described in the components: Game, and <Game>Action for each game. Live "
+                "updates: open the WebSocket /ws/matches/<id>/?feed=state with the same Authorization "
+                "header; each change comes as a JSON object of type match.state (this API's match, the "
+                "view of your seat and your legal actions now), and a move may be sent on it as "
+                "{\"action\": …, \"version\": N}, answered there (move.applied or move.refused).",
 )
 
 
@@ -336,22 +340,6 @@ def game_schemas() -> dict:
 
 # --- Endpoints --------------------------------------------------------------------------------
 
-def match_summary(match, user=None) -> dict:
-    seat = selectors.seat_of(match, user)
-    return {
-        "id": match.pk, "game": match.game, "title": str(match), "status": match.status,
-        "version": match.version, "seats": match.seats_count, "rules_version": match.rules_version,
-        "players": [{"seat": s.number, "name": str(s.user.profile) if hasattr(s.user, "profile") else s.user.username,
-                     "colour": s.colour, "absent": s.is_absent} for s in match.seats.all()],
-        "my_seat": seat.number if seat else None,
-        "to_act": match.turn_seats, "my_turn": bool(seat and seat.number in match.turn_seats and match.status == "running"),
-        "turn_deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
-        "game_deadline": match.game_deadline.isoformat() if match.game_deadline else None,
-        "seed_hash": match.seed_hash or None,
-        "standings": match.standings,
-    }
-
-
 @api.get("/me", response=answers(200, MeOut), summary="Who this token belongs to")
 def me(request):
     """Who the token belongs to. Also the benchmark's floor: the least an authenticated call costs."""
@@ -364,7 +352,7 @@ def me(request):
 
 @api.get("/matches", response=answers(200, MatchListOut), summary="My matches")
 def matches(request):
-    return {"matches": [match_summary(m, request.auth) for m in selectors.user_matches_api(request.auth)[:200]]}
+    return {"matches": [selectors.match_summary(m, request.auth) for m in selectors.user_matches_api(request.auth)[:200]]}
 
 
 def _check_option_types(game: str, options: dict) -> None:
@@ -401,7 +389,7 @@ def match_create(request, payload: NewMatch):
             title=payload.title, rated=payload.rated, allow_vacation=payload.allow_vacation,
             bots_cover_absence=payload.bots_cover_absence, bot_seats=payload.bot_seats,
         )
-    return Status(201, match_summary(match, request.auth))
+    return Status(201, selectors.match_summary(match, request.auth))
 
 
 @api.post("/matches/{int:match_id}/join", response=answers(200, MatchOut, limited=True), summary="Take a seat")
@@ -409,20 +397,20 @@ def join(request, match_id: MatchId, payload: JoinIn | None = None):
     payload = payload or JoinIn()
     limits.check_rate("join", request.auth)
     services.match_join(match_id=match_id, user=request.auth, colour=payload.colour, invite_code=payload.invite)
-    return match_summary(selectors.match_get(match_id=match_id), request.auth)
+    return selectors.match_summary(selectors.match_get(match_id=match_id), request.auth)
 
 
 @api.post("/matches/{int:match_id}/start", response=answers(200, MatchOut), summary="Start a full match (creator)")
 def start(request, match_id: MatchId, payload: Nothing | None = None):
     services.match_start(match_id=match_id, user=request.auth)
-    return match_summary(selectors.match_get(match_id=match_id), request.auth)
+    return selectors.match_summary(selectors.match_get(match_id=match_id), request.auth)
 
 
 @api.get("/matches/{int:match_id}", response=answers(200, MatchViewOut), summary="A match as I may see it")
 def match(request, match_id: MatchId):
     match = selectors.match_for_viewer(match_id=match_id, user=request.auth)
     seat = selectors.seat_of(match, request.auth)
-    data = match_summary(match, request.auth)
+    data = selectors.match_summary(match, request.auth)
     data["view"] = selectors.viewer_state(match, seat.number if seat else None)
     return data
 

@@ -24,6 +24,7 @@ from django.utils import translation
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 
+from accounts.models import ApiToken
 from config import metrics
 from games import live, panels, selectors, services, socket_slots
 from games.errors import ServiceError
@@ -41,6 +42,16 @@ CLOCK_SLACK = 0.5
 
 def _in_pool(fn):
     return database_sync_to_async(fn, thread_sensitive=False)
+
+
+def _token_in(scope) -> str | None:
+    """The API token of an "Authorization: Token <key>" (or "Bearer <key>") handshake header;
+    None without the header, "" for one that holds no token (refused, never read as a session)."""
+    header = dict(scope.get("headers") or []).get(b"authorization")
+    if header is None:
+        return None
+    scheme, _space, key = header.decode("latin-1").partition(" ")
+    return key.strip() if scheme.lower() in ("token", "bearer") else ""
 
 
 class Allowance:
@@ -71,10 +82,22 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self._moves = Allowance(settings.SOCKET_MOVE_BURST, settings.SOCKET_MOVES_PER_SECOND)
         self._messages = Allowance(settings.SOCKET_MESSAGE_BURST, settings.SOCKET_MESSAGES_PER_SECOND)
         self.user = self.scope.get("user")
+        # A program may sign its socket with its API token ("Authorization: Token <key>", as the
+        # API's requests): then the token is who asks, checked again at every push.
+        self.token = _token_in(self.scope)
+        if self.token is not None:
+            self.user = await _in_pool(ApiToken.holder)(self.token) if self.token else None
+            if self.user is None:
+                await self.close(code=CLOSE_SIGNED_OUT)
+                return
         self.signed_in = self.user is not None and self.user.is_authenticated
         session = self.scope.get("session")
-        self.session_key = session.session_key if self.signed_in and session is not None else None
-        self.invite = self._invite()
+        self.session_key = (session.session_key if self.signed_in and session is not None and self.token is None
+                            else None)
+        self.invite = self._query("invite")
+        # "?feed=state": the match as data (selectors.match_state_for) instead of the page's HTML,
+        # for bots and other programs: their seat's view and legal actions with every change.
+        self.state_feed = self._query("feed") == "state"
         self.lock = asyncio.Lock()
         # Joined before the first read: a change committed after it is announced to this socket.
         groups = [group_name(self.match_id)]
@@ -99,7 +122,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.accept()
         metrics.socket_opened(self)  # open sockets per process (/metrics)
         # A (re)connecting browser catches up at once with whatever it missed.
-        opened = await _in_pool(panels.render_live)(match, self.user, browser_language=self.language)
+        opened = await _in_pool(self._part)(match, "")
         self.sent = opened
         await self.send(text_data=opened)
 
@@ -136,11 +159,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         socket_slots.release(self.counted)
         self.counted = []
 
-    def _invite(self):
+    def _query(self, name):
         query = self.scope.get("query_string", b"").decode()
         for part in query.split("&"):
             key, _sep, value = part.partition("=")
-            if key == "invite":
+            if key == name:
                 return value
         return None
 
@@ -313,6 +336,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _signed_out(self, found) -> bool:
         if self.session_key and found.get(live.ended_key(self.session_key)):
             return True
+        if self.token is not None:  # revoked, or its user deactivated, since the socket opened
+            holder = ApiToken.holder(self.token)
+            if holder is None or holder.pk != self.user.pk:
+                return True
         return self.signed_in and found.get(live.credentials_key(self.user.pk)) != self.credentials
 
     def _viewer(self) -> str:
@@ -328,7 +355,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """The part this viewer sees of the announced version, as (version, html); a close
         code if they may no longer see it; None if there is nothing to send. One cache round
         trip: the rendering, the session's marks."""
-        key = live.part_key(self.match_id, version, revision, self._viewer(), self.language, self.zone)
+        if self.state_feed:  # the same data in every language and zone
+            key = live.part_key(self.match_id, version, revision, self._viewer(), "state", "")
+        else:
+            key = live.part_key(self.match_id, version, revision, self._viewer(), self.language, self.zone)
         try:
             found, looked = cache.get_many([key, *self._session_keys()]), True
         except Exception:
@@ -361,9 +391,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self._take_access(live.access_of(match, match.seats.all()))
             if not live.may_watch(self.access, self.user, self.invite):
                 return CLOSE_NOT_ALLOWED
-        html = panels.render_live(match, self.user, browser_language=self.language,
-                                 revision=revision if match.version == version else "")
-        return match.version, html, match.version == version
+        return match.version, self._part(match, revision if match.version == version else ""), match.version == version
+
+    def _part(self, match, revision):
+        """What this socket shows of `match`: the live part rendered for its viewer, or with the
+        state feed the match as data (a JSON object of type "match.state")."""
+        if self.state_feed:
+            return json.dumps({"type": "match.state", "revision": revision,
+                               **selectors.match_state_for(match, self.user)}, separators=(",", ":"))
+        return panels.render_live(match, self.user, browser_language=self.language, revision=revision)
 
     def _chat(self, revision):
         """The chat as this viewer's kind of reader sees it at `revision`, rendered once among
@@ -394,6 +430,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def match_chat(self, event):
         sent_at = event.get("sent_at")
+        if self.state_feed:
+            return  # the chat is HTML for the page; programs read the log
         if self.closing or (sent_at is not None and sent_at < self.chat_rendered_at - CLOCK_SLACK):
             return
         self.chat_rendered_at = time.time()

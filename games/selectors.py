@@ -78,6 +78,35 @@ def actions_now(match: Match, seat) -> dict:
             "actions": engine.legal_actions(match.state, seat.number) if can_act else []}
 
 
+def match_summary(match, user=None) -> dict:
+    """The match as the API and the sockets' state feed describe it to `user`."""
+    seat = seat_of(match, user)
+    return {
+        "id": match.pk, "game": match.game, "title": str(match), "status": match.status,
+        "version": match.version, "seats": match.seats_count, "rules_version": match.rules_version,
+        "players": [{"seat": s.number, "name": str(s.user.profile) if hasattr(s.user, "profile") else s.user.username,
+                     "colour": s.colour, "absent": s.is_absent} for s in match.seats.all()],
+        "my_seat": seat.number if seat else None,
+        "to_act": match.turn_seats, "my_turn": bool(seat and seat.number in match.turn_seats and match.status == "running"),
+        "turn_deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
+        "game_deadline": match.game_deadline.isoformat() if match.game_deadline else None,
+        "seed_hash": match.seed_hash or None,
+        "standings": match.standings,
+    }
+
+
+def match_state_for(match: Match, user) -> dict:
+    """What a socket's state feed sends `user` (a bot's live view, instead of the page's HTML):
+    the API's summary of the match, the engine's view for their seat (what that seat may know),
+    and for a seated player what they may do now, as GET …/actions says it."""
+    seat = seat_of(match, user)
+    data = match_summary(match, user)
+    data["view"] = viewer_state(match, seat.number if seat else None)
+    if seat is not None:
+        data["actions"] = actions_now(match, seat)["actions"]
+    return data
+
+
 def can_watch(match: Match, user, invite_code: str | None = None) -> bool:
     """Public matches are open to every spectator; private ones to their players, those with
     the invitation link, and staff."""
