@@ -76,6 +76,8 @@ def measure() -> list[Figure]:
     pair("queries_match_page", "page_queries", "GET /matches/<id>/ as a player")
     pair("queries_socket_update", "socket_queries", "one viewer's update (render_live from the move's "
          "snapshot, once per viewer and version; each socket forwards it)", most=0)
+    pair("queries_state_update", "state_queries", "one viewer's update on the state feed "
+         "(selectors.match_state_for from the move's snapshot)", most=0)
     pair("queries_htmx_action", "htmx_queries", "POST /matches/<id>/action/ with HX-Request, whole request", False)
     pair("queries_api_action", "api_queries", "POST /api/matches/<id>/actions, whole request", False)
     if system_counts:
@@ -94,13 +96,16 @@ def _play(users, attempt):
     from django.test import Client
 
     from accounts.models import ApiToken
-    from games import live, panels, selectors, services
+    from games import live, panels, selectors, services, socket_slots
     from games.engines import get_engine
     from games.models import Match
 
     engine = get_engine(GAME)
     bots = importlib.import_module(f"games.engines.{GAME}.bots")
     match = start_match(GAME, users, OPTIONS)
+    # A socket watches the match (counted as one is), so each change leaves its snapshot for the
+    # sockets: a change nobody watches leaves none, and the render would read the match itself.
+    socket_slots.claim({"url_route": {"kwargs": {"match_id": match.pk}}})
     by_seat = {seat.number: seat.user for seat in match.seats.all()}
     keys = {seat: ApiToken.issue(user)[1] for seat, user in by_seat.items()}
     clients = {}
@@ -158,6 +163,10 @@ def _play(users, attempt):
             players = {s.number: s.user for s in snapshot.seats.all()}
             panels.render_live(snapshot, players[(viewer + 1) % PLAYERS])
         point.update(socket_queries=len(ctx), socket_sql=_sql(ctx))
+        # The same viewer's update on the state feed (a bot's socket): the match as data.
+        with _counting() as ctx:
+            selectors.match_state_for(snapshot, players[(viewer + 1) % PLAYERS])
+        point.update(state_queries=len(ctx), state_sql=_sql(ctx))
         # One more action through the page (HTMX) and one through the API, whole requests.
         seat, action = next_move()
         with _counting() as ctx:
