@@ -44,9 +44,19 @@ def _application():
 def _server_setup():
     """In the server process (a fork, which already points at the test database): run the
     deadline sweep quickly, as `manage.py serve` does without Redis."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
     from django.conf import settings
 
     from games.jobs import start_sweeper
+
+    # asgiref runs thread-sensitive calls (channels' session and user lookups of every socket
+    # handshake) on one class-wide executor of one thread. Once a test in this process has used
+    # it (an in-process socket test), the fork inherits the executor with that thread counted but
+    # not running: its work would wait for ever, and every handshake was reset after Daphne's
+    # 5 s (the Pirater browser tests after tests/orders/test_privacy.py in the PostgreSQL run).
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sync-to-async")
 
     settings.SWEEP_SECONDS = SWEEP_SECONDS
     start_sweeper()
