@@ -56,6 +56,13 @@ def _players(private=True, seats=2):
     return match, anna, bo, carl, admin
 
 
+def make_private(match):
+    """As the admin does: the row saved with is_public off."""
+    row = Match.objects.get(pk=match.pk)
+    row.is_public = False
+    row.save()
+
+
 def _secret(match, seat):
     return Match.objects.get(pk=match.pk).state["secrets"][seat]
 
@@ -118,12 +125,7 @@ async def test_an_anonymous_socket_closes_when_the_match_is_made_private():
     visitor = await _open(match.pk)
     member = await _open(match.pk, await sync_to_async(_signed_in)(carl))
 
-    def make_private():
-        row = Match.objects.get(pk=match.pk)
-        row.is_public = False
-        row.save()
-
-    await sync_to_async(make_private)()
+    await sync_to_async(make_private)(match)
     assert await _until_closed(visitor) == ([], consumers.CLOSE_NOT_ALLOWED)
     assert await _until_closed(member) == ([], consumers.CLOSE_NOT_ALLOWED)
 

@@ -8,7 +8,8 @@ from asgiref.sync import sync_to_async
 
 from games import consumers, history, services
 from games.models import Match
-from tests.platform.test_socket_authorisation import _open, _players, _secret, _signed_in, _until_closed
+from tests.platform.test_socket_authorisation import (
+    _open, _players, _secret, _signed_in, _until_closed, make_private)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -65,12 +66,7 @@ async def test_a_feed_closes_when_its_viewer_may_no_longer_watch():
     match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
     visitor, _ = await _open_feed(match.pk)
 
-    def make_private():
-        row = Match.objects.get(pk=match.pk)
-        row.is_public = False
-        row.save()
-
-    await sync_to_async(make_private)()
+    await sync_to_async(make_private)(match)
     assert await _until_closed(visitor) == ([], consumers.CLOSE_NOT_ALLOWED)
 
 
