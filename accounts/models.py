@@ -155,6 +155,15 @@ class ApiToken(models.Model):
     def hash(key: str) -> str:
         return hashlib.sha256(key.encode()).hexdigest()
 
+    @staticmethod
+    def key_in(header: str) -> str | None:
+        """The key of an "Authorization: Token <key>" (or "Bearer <key>") header; None if the
+        header holds none. The API's requests and the match sockets read it alike."""
+        scheme, _space, key = header.partition(" ")
+        if scheme.lower() not in ("token", "bearer") or not key.strip():
+            return None
+        return key.strip()
+
     @classmethod
     def issue(cls, user, name="token") -> tuple["ApiToken", str]:
         key = "tw_" + secrets.token_urlsafe(30)

@@ -35,12 +35,11 @@ def error(message: str, status: int, **extra) -> JsonResponse:
 # --- Who is asking ------------------------------------------------------------------------
 
 def token_user(request):
-    header = request.headers.get("Authorization", "")
-    scheme, _space, key = header.partition(" ")
-    if scheme.lower() not in ("token", "bearer") or not key:
+    key = ApiToken.key_in(request.headers.get("Authorization", ""))
+    if key is None:
         return None
     # Kept in the cache, profile included: the API speaks the player's language and names them.
-    return ApiToken.holder(key.strip())
+    return ApiToken.holder(key)
 
 
 class TokenAuth(APIKeyHeader):

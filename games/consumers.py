@@ -50,8 +50,7 @@ def _token_in(scope) -> str | None:
     header = dict(scope.get("headers") or []).get(b"authorization")
     if header is None:
         return None
-    scheme, _space, key = header.decode("latin-1").partition(" ")
-    return key.strip() if scheme.lower() in ("token", "bearer") else ""
+    return ApiToken.key_in(header.decode("latin-1")) or ""
 
 
 class Allowance:

@@ -414,9 +414,9 @@
   // The socket sends the live part after every change, and on connecting. A version this page
   // already shows (the answer to the viewer's own action got here first) is not swapped in
   // again (site.js): that would only reset the focus and wipe what the viewer has chosen — a
-  // ship to sail, a target, the offer form (the live part's data-fd-query). While the viewer's own request is
-  // on its way the socket waits (the answer is at least as new); a newer version asks for the
-  // choice again.
+  // ship to sail, a target, the offer form (the live part's data-fd-query). While the viewer's
+  // own request is on its way the socket waits (the answer is at least as new); a newer version
+  // asks for the choice again.
   var inFlight = new Set(), missed = 0, chosen = null;
 
   function liveQuery() {
