@@ -146,7 +146,7 @@ class MatchAdmin(admin.ModelAdmin):
                         after = services.match_extend(match_id=match.pk, actor=request.user,
                                                       turn_hours=extend.cleaned_data["turn_hours"] or 0,
                                                       game_deadline=extend.cleaned_data["game_deadline"])
-                        earlier = before is not None and after.game_deadline < before
+                        earlier = before is not None and after.match.game_deadline < before
                         self.message_user(request, _("Match deadline moved earlier.") if earlier
                                           else _("Deadline extended."), messages.SUCCESS)
                         return redirect("admin:games_match_manage", match.pk)

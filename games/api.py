@@ -429,10 +429,10 @@ def legal_actions(request, match_id: MatchId):
 @api.post("/matches/{int:match_id}/actions", response=answers(201, ActionsOut),
           summary="Submit an action on the version I saw")
 def act(request, match_id: MatchId, payload: ActionIn):
-    # The match as the move left it; the mover has a seat, so it may see it.
-    match = services.action_apply(match_id=match_id, user=request.auth, action=payload.action,
-                                  expected_version=payload.version)
-    return Status(201, _legal(match, request.auth))
+    # The match as the move committed it (not read again); the mover has a seat, so may see it.
+    change = services.action_apply(match_id=match_id, user=request.auth, action=payload.action,
+                                   expected_version=payload.version)
+    return Status(201, _legal(change.match, request.auth))
 
 
 @api.get("/matches/{int:match_id}/log", response=answers(200, LogOut), auth=None, openapi_extra=PUBLIC,

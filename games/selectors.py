@@ -1,6 +1,5 @@
 """Reads the pages, the API and the socket need. Everything shown to a person goes through
 `engine.view(state, seat)`: the raw state (and its seed) never reaches a template."""
-from django.core.cache import cache
 from django.db.models import OuterRef, Prefetch, Q, Subquery, prefetch_related_objects
 from django.db.models.functions import Now
 from django.utils import translation
@@ -175,38 +174,11 @@ def with_seats_and_players(match: Match) -> Match:
     return match
 
 
-def match_snapshot(match: Match) -> Match:
-    """A match as a committed change left it, for the sockets (games/live.py): the row and the
-    state the change made (not read back), its seats with their players (read only if the
-    change had not), and its recent log: the rows the change wrote on top of the ones the
-    version before kept (read only if those are not in the cache). Pickled into the cache, it
-    never changes afterwards."""
-    with_seats_and_players(match)
-    match.recent_log = _log_after_change(match)
+def with_recent_log(match: Match) -> Match:
+    """The rows of the log the live part shows (`recent_log`), read once."""
+    if getattr(match, "recent_log", None) is None:
+        match.recent_log = _recent_log(match.pk, match.version)
     return match
-
-
-def _log_after_change(match: Match) -> list:
-    # Keyed by when the match was made too: a database made again reuses ids.
-    key = f"live:log:{match.pk}:{match.created_at.timestamp() if match.created_at else ''}"
-    written = getattr(match, "appended_rows", [])
-    rows = None
-    if match.version == 0:
-        rows = []
-    elif written and [row.seq for row in written] == list(range(match.seq_at_lock + 1, match.version + 1)):
-        try:
-            kept = cache.get(key)
-        except Exception:
-            kept = None
-        if kept is not None and (kept[0].seq if kept else 0) == match.seq_at_lock:
-            rows = (written[::-1] + kept)[:LOG_LINES]
-    if rows is None:
-        rows = _recent_log(match.pk, match.version)
-    try:
-        cache.set(key, rows, 600)
-    except Exception:
-        pass  # the next version reads its rows
-    return rows
 
 
 def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> list[dict]:

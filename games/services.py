@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _, ngettext
 
 from accounts.models import Vacation, active_vacation, vacation_days_left
 from config import after_response, metrics
-from games import bots, jobs, limits, projections, selectors
+from games import bots, jobs, limits, live, projections, selectors
+from games.change import Change, Changing
 from games import orders as standing
 from games.engines import IllegalAction, get_engine, may_act
 from games.engines import actions as declared_actions
@@ -39,40 +40,39 @@ def _engine(game: str):
         raise BadRequest(_("There is no game called %(game)s.") % {"game": repr(game)}) from None
 
 
-def _locked(match_id, *, seats: bool = False) -> Match:
-    """The match row locked for this transaction; with `seats`, its seats read once, for a
-    service whose every later read of them goes through match.seats.all() (a move reads them
-    to find the mover, the turn's owner, the bots and the projection's owners)."""
+def _locked(match_id, *, seats: bool = False) -> Changing:
+    """The match row locked for this transaction, and the change about to be made of it; with
+    `seats`, its seats read once with their players, for a service whose every later read of
+    them goes through match.seats.all() (a move reads them to find the mover, the turn's owner,
+    the bots and the projection's owners; the live parts draw them)."""
     match = Match.objects.select_for_update().filter(pk=selectors.match_id_of(match_id)).first()
     if match is None:
         raise NotFound(_("No such match."))
     if seats:
-        # With their players: the sockets' snapshot of the change needs them (games/live.py).
         selectors.with_seats_and_players(match)
-    match.seq_at_lock, match.turn_passed_to, match.appended_rows = match.version, None, []
-    match.announced_by_service = True  # (games.live.match_saved: the services announce themselves)
-    match.state_at_lock = match.state  # what the game's own tables hold now (see _settle)
-    return match
+    return Changing(match)
 
 
-def _announce(match: Match, *, unversioned: bool = False) -> None:
-    """Once committed (and the response sent, under granian), leave the change's snapshot for
-    the sockets and tell them (games/live.py). `unversioned`: a change that keeps the version
-    (a seat taken, a colour changed, a deadline moved), which shows live too: it gets a
-    revision of its own."""
-    from games import live
-
-    revision = live.new_revision() if unversioned else ""
-    after_response.on_commit(lambda: live.publish_change(match, revision))
+def _save(match: Match) -> None:
+    """Save the whole row, field by field: a save that names its fields is a service's, which
+    announces its own change (games.live.match_saved announces the others: the admin's)."""
+    match.save(update_fields=[f.name for f in Match._meta.concrete_fields if not f.primary_key])
 
 
-def _after_commit(match: Match) -> None:
+def _announce(changing: Changing) -> Change:
+    """The change as made: once committed (and the response sent, under granian), its parts go
+    to whoever watches (games/live/)."""
+    change = changing.made(changing.match.seats.all())
+    live.publish_on_commit(change)
+    return change
+
+
+def _after_commit(changing: Changing) -> Change:
     """Tell the browsers and queue the system's own move once the change is durable. What must
     follow is in this transaction already (needs_system and next_due_at on the match, a Job row
     for the listeners): the queued jobs only make it happen at once, the sweep if they are lost."""
-    # Dealing keeps version 0, and clearing a system flag with nothing to apply keeps the version
-    # too: the sockets must look again though the version they show did not change.
-    _announce(match, unversioned=match.version == getattr(match, "seq_at_lock", match.version))
+    match = changing.match
+    change = _announce(changing)
     match_id, needs_system = match.pk, match.needs_system
     if needs_system:
         jobs.queue_on_commit("games.tasks.apply_system_action", match_id)
@@ -80,25 +80,19 @@ def _after_commit(match: Match) -> None:
         jobs.queue_on_commit("games.tasks.apply_deadline", match_id)
     elif standing.orders_due(match):  # standing orders play through the same job (games/orders.py)
         jobs.queue_on_commit("games.tasks.apply_deadline", match_id)
-    first, last = getattr(match, "seq_at_lock", 0) + 1, match.version
-    owner = getattr(match, "turn_passed_to", None)
-    if owner is not None and any(s.number == owner and s.played_by_bot(match) for s in match.seats.all()):
-        owner = None  # nobody is told of a bot's turn
-    events = getattr(match, "appended_events", [])
-    kinds = {row.kind for row in getattr(match, "appended_rows", [])}
-    if (last >= first or owner is not None) and _listeners_care(events, owner, kinds):
-        jobs.record(match, Job.MATCH_CHANGED, first_seq=first, last_seq=last, turn_passed_to=owner)
-    match.appended_events = []
+    if (change.new_version or change.turn_passed_to is not None) and _listeners_care(change):
+        jobs.record(match, Job.MATCH_CHANGED, **change.facts())
+    return change
 
 
-def _listeners_care(events: list, turn_passed_to, kinds) -> bool:
+def _listeners_care(change: Change) -> bool:
     """Whether a listener of MATCH_CHANGED_LISTENERS has anything to tell of these events, this
     turn and these kinds of log rows (a move by standing order): a listener may say beforehand
     (its `cares(events=, turn_passed_to=, kinds=)`), so a move that tells nobody anything queues
     no job; one that cannot say hears of every change."""
     for path in settings.MATCH_CHANGED_LISTENERS:
         cares = getattr(import_string(path), "cares", None)
-        if cares is None or cares(events=events, turn_passed_to=turn_passed_to, kinds=kinds):
+        if cares is None or cares(events=change.events, turn_passed_to=change.turn_passed_to, kinds=change.kinds):
             return True
     return False
 
@@ -152,21 +146,21 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
             game_deadline=game_deadline, round_limit=round_limit, rated=rated,
             allow_vacation=allow_vacation, bots_cover_absence=bots_cover_absence,
         )
-        match.announced_by_service = True
         Seat.objects.create(match=match, user=creator, colour=Seat.COLOURS[0],
                             time_bank_left=match.time_bank_seconds)
         for n in range(1, bot_seats + 1):
             Seat.objects.create(match=match, user=bots.bot_user(n), colour=Seat.COLOURS[n], is_bot=True,
                                 time_bank_left=match.time_bank_seconds)
         if bot_seats + 1 == seats:
-            _deal(match)
+            _deal(Changing(match))
     return match
 
 
 def match_join(*, match_id, user, colour: str | None = None, invite_code: str | None = None) -> Seat:
     with transaction.atomic():
         limits.lock_player(user)  # the player's row before the match's, as everywhere
-        match = _locked(match_id)
+        changing = _locked(match_id)
+        match = changing.match
         taken = list(match.seats.all())
         # Access first: a stranger without the invitation learns nothing of a private match.
         if not match.is_public and invite_code != match.invite_code and all(s.user_id != user.pk for s in taken):
@@ -185,15 +179,16 @@ def match_join(*, match_id, user, colour: str | None = None, invite_code: str | 
             raise BadRequest(_("That colour is not available."))
         seat = Seat.objects.create(match=match, user=user, colour=colour, time_bank_left=match.time_bank_seconds)
         if len(taken) + 1 == match.seats_count:
-            _deal(match)
+            _deal(changing)
         else:
-            _announce(match, unversioned=True)
+            _announce(changing)
     return seat
 
 
-def match_leave(*, match_id, user) -> None:
+def match_leave(*, match_id, user) -> Change:
     with transaction.atomic():
-        match = _locked(match_id)
+        changing = _locked(match_id)
+        match = changing.match
         seat = match.seats.filter(user=user).first()
         if seat is None:
             raise BadRequest(_("You have no seat in this match."))
@@ -205,12 +200,13 @@ def match_leave(*, match_id, user) -> None:
             match.finish_reason = "cancelled by its creator"
             match.save(update_fields=["status", "finish_reason"])
         seat.delete()
-        _announce(match, unversioned=True)
+        return _announce(changing)
 
 
-def match_set_colour(*, match_id, user, colour: str) -> None:
+def match_set_colour(*, match_id, user, colour: str) -> Change:
     with transaction.atomic():
-        match = _locked(match_id)
+        changing = _locked(match_id)
+        match = changing.match
         seat = match.seats.filter(user=user).first()
         if seat is None:
             raise BadRequest(_("You have no seat in this match."))
@@ -220,26 +216,27 @@ def match_set_colour(*, match_id, user, colour: str) -> None:
             raise BadRequest(_("That colour is not available."))
         seat.colour = colour
         seat.save(update_fields=["colour"])
-        _announce(match, unversioned=True)
+        return _announce(changing)
 
 
-def match_start(*, match_id, user=None) -> Match:
+def match_start(*, match_id, user=None) -> Change:
     """The creator starts a full match by hand (a full match normally starts as its last seat
     is taken, in that same transaction)."""
     with transaction.atomic():
-        match = _locked(match_id)
+        changing = _locked(match_id)
+        match = changing.match
         if user is not None and user.pk != match.creator_id:  # access before status
             raise NotAllowed(_("Only the match's creator can start it."))
         if match.status != Match.OPEN:
             raise BadRequest(_("This match has already started."))
-        _deal(match)
-    return match
+        return _deal(changing)
 
 
-def _deal(match: Match) -> None:
+def _deal(changing: Changing) -> Change:
     """Deal the seats of a locked, open match in joining order and ask the engine for the first
     state. Called inside the transaction that filled the last seat, so nobody ever sees a full
     match that has not started."""
+    match = changing.match
     seats = list(match.seats.order_by("joined_at", "pk"))
     if len(seats) != match.seats_count:
         raise BadRequest(_("The match needs %(seats)s players; %(joined)s have joined.")
@@ -258,45 +255,46 @@ def _deal(match: Match) -> None:
     match.rules_version = str(edition_of(state))   # the edition it is dealt under
     match.state, match.status, match.started_at = state, Match.RUNNING, now
     match.version = 0
-    _schedule(match, engine, now)
-    match.save()
+    _schedule(match, engine, now, changing)
+    _save(match)
     projections.project(match)
-    _after_commit(match)
+    return _after_commit(changing)
 
 
 # --- The one way a game moves -------------------------------------------------------------
 
-def _append(match: Match, *, seat, kind, actor, action, events) -> ActionLog:
+def _append(changing: Changing, *, seat, kind, actor, action, events) -> ActionLog:
+    match = changing.match
     match.version += 1
-    match.appended_events = getattr(match, "appended_events", []) + list(events)
     row = ActionLog.objects.create(match_id=match.pk, seq=match.version, seat=seat, kind=kind,
                                    actor=actor, action=action, events=events)
-    match.appended_rows = getattr(match, "appended_rows", []) + [row]
+    changing.wrote(row)
     return row
 
 
-def _step(match: Match, engine, seat, action, *, kind, actor=None) -> list:
+def _step(changing: Changing, engine, seat, action, *, kind, actor=None) -> list:
     """Apply one engine action to a locked match and log it (no save, no broadcast)."""
+    match = changing.match
     state, events = engine.apply(match.state, seat, action)
     match.state = state
-    _append(match, seat=seat, kind=kind, actor=actor, action=action, events=events)
+    _append(changing, seat=seat, kind=kind, actor=actor, action=action, events=events)
     return events
 
 
-def _settle(match: Match, engine, now) -> None:
+def _settle(changing: Changing, engine, now) -> Change:
     """After a move: finish a game that is over, reschedule, persist, project, broadcast."""
+    match = changing.match
     if match.status == Match.RUNNING:
         if engine.is_over(match.state):
-            _finish(match, engine, "the game reached its end", now)
+            _finish(changing, engine, "the game reached its end", now)
         elif (match.round_limit and match.state.get("round", 0) > match.round_limit
               and _every_seat_moved(match)):
-            _finish(match, engine, f"the round limit of {match.round_limit} was reached", now)
-    _schedule(match, engine, now)
-    match.save()
+            _finish(changing, engine, f"the round limit of {match.round_limit} was reached", now)
+    _schedule(match, engine, now, changing)
+    _save(match)
     # The tables were written from the state as locked: only what changed since needs writing.
-    projections.project(match, before=getattr(match, "state_at_lock", None))
-    match.state_at_lock = match.state
-    _after_commit(match)
+    projections.project(match, before=changing.state_at_lock)
+    return _after_commit(changing)
 
 
 def _every_seat_moved(match: Match) -> bool:
@@ -308,13 +306,14 @@ def _every_seat_moved(match: Match) -> bool:
 
 
 @metrics.counts_moves  # one counter increment a move (/metrics)
-def action_apply(*, match_id, user, action, expected_version=None) -> Match:
+def action_apply(*, match_id, user, action, expected_version=None) -> Change:
     """A player's move. Stale versions get 409; illegal moves the engine's message; nothing
     changes unless everything succeeds."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise BadRequest(_("An action is a JSON object with a \"type\"."))
     with transaction.atomic():
-        match = _locked(match_id, seats=True)
+        changing = _locked(match_id, seats=True)
+        match = changing.match
         seat = selectors.seat_of(match, user)
         if seat is None or seat.number is None:
             raise NotAllowed(_("You have no seat in this match."))
@@ -338,14 +337,13 @@ def action_apply(*, match_id, user, action, expected_version=None) -> Match:
         action = _as_understood(engine, match.state, seat.number, action)
         now = timezone.now()
         try:
-            _step(match, engine, seat.number, action, kind=ActionLog.PLAYER, actor=user)
+            _step(changing, engine, seat.number, action, kind=ActionLog.PLAYER, actor=user)
         except IllegalAction as exc:
             raise BadRequest(exc.in_language(translation.get_language())) from None
         if seat.consecutive_timeouts or seat.is_absent:
             seat.consecutive_timeouts, seat.is_absent = 0, False
             seat.save(update_fields=["consecutive_timeouts", "is_absent"])
-        _settle(match, engine, now)
-    return match
+        return _settle(changing, engine, now)
 
 
 def _as_understood(engine, state, seat: int, action: dict) -> dict:
@@ -364,7 +362,8 @@ def system_action_apply(*, match_id) -> bool:
     """Apply what the engine asks of the system (a chance card). Idempotent: once applied, the
     engine asks nothing and a second run does nothing."""
     with transaction.atomic():
-        match = _locked(match_id)
+        changing = _locked(match_id, seats=True)
+        match = changing.match
         if match.status != Match.RUNNING:
             return False
         engine = _engine(match.game)
@@ -373,11 +372,11 @@ def system_action_apply(*, match_id) -> bool:
             action = engine.system_action(match.state)
             if action is None:
                 break
-            _step(match, engine, None, action, kind=ActionLog.SYSTEM)
+            _step(changing, engine, None, action, kind=ActionLog.SYSTEM)
             applied = True
         if not applied and not match.needs_system:
             return False
-        _settle(match, engine, timezone.now())
+        _settle(changing, engine, timezone.now())
     return applied
 
 
@@ -385,20 +384,21 @@ def deadline_apply(*, match_id, now=None) -> bool:
     """End the match at its deadline, or play timeout actions for seats whose turn time ran out.
     Safe to run twice: it acts only on what is due when it holds the lock."""
     with transaction.atomic():
-        match = _locked(match_id)
+        changing = _locked(match_id, seats=True)
+        match = changing.match
         if match.status != Match.RUNNING:
             return False
         now = now or timezone.now()
         engine = _engine(match.game)
         if match.game_deadline and now >= match.game_deadline:
-            _finish(match, engine, "the match deadline passed", now)
-            _settle(match, engine, now)
+            _finish(changing, engine, "the match deadline passed", now)
+            _settle(changing, engine, now)
             return True
         seats = {s.number: s for s in match.seats.all()}
         # Standing orders play first; the turn they leave is the one whose clock is read.
-        played = _play_orders(match, engine, seats, now)
+        played = _play_orders(changing, engine, seats, now)
         if played:
-            _schedule(match, engine, now)
+            _schedule(match, engine, now, changing)
         owner = seats.get(match.turn_seats[0]) if match.turn_seats else None
         owner_by_bot = owner is not None and owner.played_by_bot(match)
         time_up = bool(match.turn_deadline and now >= match.turn_deadline and match.turn_seats
@@ -406,7 +406,7 @@ def deadline_apply(*, match_id, now=None) -> bool:
         if time_up:
             for number in list(match.turn_seats):
                 by_bot = seats[number].played_by_bot(match)
-                played |= _play_seat(match, engine, number, by_bot=by_bot)
+                played |= _play_seat(changing, engine, number, by_bot=by_bot)
             # Only the turn's owner missed their turn; a seat that merely had an offer to answer
             # has it declined for them, and is not counted as absent for it.
             owner.consecutive_timeouts += 1
@@ -415,7 +415,7 @@ def deadline_apply(*, match_id, now=None) -> bool:
                 owner.is_absent = True
             owner.save(update_fields=["consecutive_timeouts", "time_bank_left", "is_absent"])
             if owner.is_absent and match.bots_cover_absence and match.turn_seats:
-                _note(match, {"type": "bot_covers", "seat": owner.number})
+                _note(changing, {"type": "bot_covers", "seat": owner.number})
         # Bots (and absent players they cover for) move at once, turn after turn, until a
         # person is to act.
         for _attempt in range(MAX_AUTOMATIC_STEPS):
@@ -423,21 +423,22 @@ def deadline_apply(*, match_id, now=None) -> bool:
                 break
             turn = [n for n in engine.to_act(match.state) if seats[n].played_by_bot(match)]
             if not turn:
-                if not _play_orders(match, engine, seats, now):
+                if not _play_orders(changing, engine, seats, now):
                     break
                 played = True
                 continue
             for number in turn:
-                played |= _play_seat(match, engine, number, by_bot=True)
+                played |= _play_seat(changing, engine, number, by_bot=True)
         if not played:
             return False
-        _settle(match, engine, now)
+        _settle(changing, engine, now)
         return True
 
 
-def _play_seat(match: Match, engine, number: int, *, by_bot: bool) -> bool:
+def _play_seat(changing: Changing, engine, number: int, *, by_bot: bool) -> bool:
     """Play for one seat until it has nothing more to do now: the bot's choices, or else the
     engine's timeout actions. System actions the moves call for are applied on the way."""
+    match = changing.match
     played = False
     for _attempt in range(MAX_AUTOMATIC_STEPS):
         if match.status != Match.RUNNING or number not in engine.to_act(match.state):
@@ -446,15 +447,16 @@ def _play_seat(match: Match, engine, number: int, *, by_bot: bool) -> bool:
             action, kind = bots.bot_action(match.game, match.state, number), ActionLog.BOT
         else:
             action, kind = engine.timeout_action(match.state, number), ActionLog.TIMEOUT
-        _step(match, engine, number, action, kind=kind)
+        _step(changing, engine, number, action, kind=kind)
         played = True
         while engine.system_action(match.state) is not None:
-            _step(match, engine, None, engine.system_action(match.state), kind=ActionLog.SYSTEM)
+            _step(changing, engine, None, engine.system_action(match.state), kind=ActionLog.SYSTEM)
     return played
 
 
-def _play_orders(match: Match, engine, seats: dict, now) -> bool:
+def _play_orders(changing: Changing, engine, seats: dict, now) -> bool:
     """Play the standing orders of the seats to act (people, not bots) while a line fits."""
+    match = changing.match
     played = False
     for _attempt in range(MAX_AUTOMATIC_STEPS):
         if match.status != Match.RUNNING or engine.is_over(match.state):
@@ -467,11 +469,11 @@ def _play_orders(match: Match, engine, seats: dict, now) -> bool:
             if action is None:
                 continue
             try:
-                _step(match, engine, number, action, kind=ActionLog.ORDER)
+                _step(changing, engine, number, action, kind=ActionLog.ORDER)
             except IllegalAction:
                 continue  # a line the rules refuse now plays nothing; the player is asked
             while engine.system_action(match.state) is not None:
-                _step(match, engine, None, engine.system_action(match.state), kind=ActionLog.SYSTEM)
+                _step(changing, engine, None, engine.system_action(match.state), kind=ActionLog.SYSTEM)
             moved = played = True
             break  # to_act may have changed: read it again
         if not moved:
@@ -479,15 +481,16 @@ def _play_orders(match: Match, engine, seats: dict, now) -> bool:
     return played
 
 
-def _note(match: Match, event: dict) -> None:
+def _note(changing: Changing, event: dict) -> None:
     """A platform note in the log (not a move): who covers for whom."""
-    _append(match, seat=None, kind=ActionLog.RECORD, actor=None, action=dict(event), events=[dict(event)])
+    _append(changing, seat=None, kind=ActionLog.RECORD, actor=None, action=dict(event), events=[dict(event)])
 
 
 def seat_return(*, match_id, user) -> bool:
     """An absent player came back: their turns wait for them again."""
     with transaction.atomic():
-        match = _locked(match_id)
+        changing = _locked(match_id)
+        match = changing.match
         seat = match.seats.filter(user=user, is_absent=True).first()
         if seat is None:
             return False
@@ -495,8 +498,9 @@ def seat_return(*, match_id, user) -> bool:
         seat.save(update_fields=["is_absent", "consecutive_timeouts"])
         if match.status == Match.RUNNING and seat.number in match.turn_seats:
             match.turn_key = ""  # restart this turn's clock for the returning player
-            _schedule(match, _engine(match.game), timezone.now())
-            match.save()
+            _schedule(match, _engine(match.game), timezone.now(), changing)
+            _save(match)
+        _announce(changing)  # their seat reads "away" no more
         return True
 
 
@@ -550,17 +554,17 @@ def _shift_turns(user, delta) -> None:
         owner = match.seats.filter(number=match.turn_seats[0]).first() if match.turn_seats else None
         if owner is None or owner.user_id != user.pk or owner.played_by_bot(match):
             continue
-        match.announced_by_service = True
         match.turn_deadline = max(match.turn_deadline + delta, timezone.now())
         match.next_due_at = _next_due(match)
         match.save(update_fields=["turn_deadline", "next_due_at"])
-        _announce(match, unversioned=True)
+        _announce(Changing(match))
 
 
 # --- Deadlines -------------------------------------------------------------------------
 
-def _schedule(match: Match, engine, now) -> None:
-    """Work out whose clock runs and when the next job must look at this match."""
+def _schedule(match: Match, engine, now, changing: Changing | None = None) -> None:
+    """Work out whose clock runs and when the next job must look at this match (and tell the
+    change whose turn it began)."""
     if match.status != Match.RUNNING:
         match.turn_seats, match.turn_deadline, match.next_due_at, match.needs_system = [], None, None, False
         match.turn_key = ""
@@ -574,7 +578,10 @@ def _schedule(match: Match, engine, now) -> None:
     if key != match.turn_key:
         _charge_time_bank(match, now)
         match.turn_key, match.turn_started_at = key, now
-        match.turn_passed_to = seats[0] if seats else None
+        if changing is not None:
+            owner = next((s for s in match.seats.all() if seats and s.number == seats[0]), None)
+            # Nobody is told of a bot's turn.
+            changing.turn_passed_to = seats[0] if owner is not None and not owner.played_by_bot(match) else None
         if seats:
             owner = next((s for s in match.seats.all() if s.number == seats[0]), None)
             if owner is not None and (owner.is_absent or owner.is_bot):
@@ -608,67 +615,69 @@ def _charge_time_bank(match: Match, now) -> None:
             seat.save(update_fields=["time_bank_left"])
 
 
-def _finish(match: Match, engine, reason: str, now) -> None:
+def _finish(changing: Changing, engine, reason: str, now) -> None:
+    match = changing.match
     match.status = Match.FINISHED
     match.standings = engine.standings(match.state)
     match.finish_reason = reason
     match.finished_at = now
-    _append(match, seat=None, kind=ActionLog.RECORD, actor=None,
+    _append(changing, seat=None, kind=ActionLog.RECORD, actor=None,
             action={"type": "match_finished", "reason": reason},
             events=[{"type": "match_finished", "reason": reason}])
     if settings.MATCH_FINISHED_LISTENERS:
         jobs.record(match, Job.MATCH_FINISHED)
 
 
-def match_finish(*, match_id, reason: str, actor=None) -> Match:
+def match_finish(*, match_id, reason: str, actor=None) -> Change:
     with transaction.atomic():
-        match = _locked(match_id)
+        changing = _locked(match_id)
+        match = changing.match
         if match.status not in (Match.RUNNING, Match.PAUSED):
             raise BadRequest(_("Only a running or paused match can be ended."))
         engine = _engine(match.game)
         match.status = Match.RUNNING
-        _finish(match, engine, reason, timezone.now())
-        _settle(match, engine, timezone.now())
-    return match
+        _finish(changing, engine, reason, timezone.now())
+        return _settle(changing, engine, timezone.now())
 
 
 # --- What admins do (each written to the match log) -------------------------------------
 
-def _admin_log(match: Match, actor, action: dict) -> None:
-    _append(match, seat=None, kind=ActionLog.ADMIN, actor=actor, action=action,
+def _admin_log(changing: Changing, actor, action: dict) -> None:
+    _append(changing, seat=None, kind=ActionLog.ADMIN, actor=actor, action=action,
             events=[dict(action)])
 
 
-def match_pause(*, match_id, actor) -> Match:
+def match_pause(*, match_id, actor) -> Change:
     with transaction.atomic():
-        match = _locked(match_id)
+        changing = _locked(match_id)
+        match = changing.match
         if match.status != Match.RUNNING:
             raise BadRequest(_("Only a running match can be paused."))
         match.status = Match.PAUSED
-        _admin_log(match, actor, {"type": "admin_pause"})
-        _schedule(match, _engine(match.game), timezone.now())
-        match.save()
-        _after_commit(match)
-    return match
+        _admin_log(changing, actor, {"type": "admin_pause"})
+        _schedule(match, _engine(match.game), timezone.now(), changing)
+        _save(match)
+        return _after_commit(changing)
 
 
-def match_resume(*, match_id, actor) -> Match:
+def match_resume(*, match_id, actor) -> Change:
     with transaction.atomic():
-        match = _locked(match_id)
+        changing = _locked(match_id)
+        match = changing.match
         if match.status != Match.PAUSED:
             raise BadRequest(_("Only a paused match can be resumed."))
         match.status = Match.RUNNING
         match.turn_key = ""  # the seat to act gets a fresh turn clock
-        _admin_log(match, actor, {"type": "admin_resume"})
-        _settle(match, _engine(match.game), timezone.now())
-    return match
+        _admin_log(changing, actor, {"type": "admin_resume"})
+        return _settle(changing, _engine(match.game), timezone.now())
 
 
-def match_extend(*, match_id, actor, turn_hours: float = 0, game_deadline=None) -> Match:
+def match_extend(*, match_id, actor, turn_hours: float = 0, game_deadline=None) -> Change:
     """Give the seats to act more time, and/or move the whole-game deadline (later, or earlier:
     the log says which)."""
     with transaction.atomic():
-        match = _locked(match_id)
+        changing = _locked(match_id)
+        match = changing.match
         if match.status not in (Match.RUNNING, Match.PAUSED):
             raise BadRequest(_("Only a running or paused match can be extended."))
         detail = {"type": "admin_extend"}
@@ -686,29 +695,29 @@ def match_extend(*, match_id, actor, turn_hours: float = 0, game_deadline=None) 
             detail["game_deadline"] = game_deadline.isoformat()
         if len(detail) == 1:
             raise BadRequest(_("Say how much to extend."))
-        _admin_log(match, actor, detail)
+        _admin_log(changing, actor, detail)
         match.next_due_at = _next_due(match) if match.status == Match.RUNNING else None
-        match.save()
-        _after_commit(match)
-    return match
+        _save(match)
+        return _after_commit(changing)
 
 
-def match_abort(*, match_id, actor) -> Match:
+def match_abort(*, match_id, actor) -> Change:
     with transaction.atomic():
-        match = _locked(match_id)
+        changing = _locked(match_id)
+        match = changing.match
         if match.is_over:
             raise BadRequest(_("The match is already over."))
         match.status, match.finish_reason, match.finished_at = Match.ABORTED, "aborted by an admin", timezone.now()
-        _admin_log(match, actor, {"type": "admin_abort"})
-        _schedule(match, None, timezone.now())
-        match.save()
-        _after_commit(match)
-    return match
+        _admin_log(changing, actor, {"type": "admin_abort"})
+        _schedule(match, None, timezone.now(), changing)
+        _save(match)
+        return _after_commit(changing)
 
 
 def seat_hand_over(*, match_id, seat_number: int, to_user, actor) -> Seat:
     with transaction.atomic():
-        match = _locked(match_id)
+        changing = _locked(match_id)
+        match = changing.match
         if match.is_over:
             raise BadRequest(_("The match is over."))
         seat = match.seats.filter(number=seat_number).first()
@@ -722,9 +731,9 @@ def seat_hand_over(*, match_id, seat_number: int, to_user, actor) -> Seat:
             seat.save(update_fields=["user", "is_absent", "consecutive_timeouts"])
         except IntegrityError:
             raise BadRequest(_("That player already has a seat here.")) from None
-        _admin_log(match, actor, {"type": "admin_hand_seat", "seat": seat_number,
+        _admin_log(changing, actor, {"type": "admin_hand_seat", "seat": seat_number,
                                   "from": previous.get_username(), "to": to_user.get_username()})
-        match.save()
+        _save(match)
         projections.project(match)  # the game's own tables name the seat's new player
-        _after_commit(match)
+        _after_commit(changing)
     return seat

@@ -29,14 +29,16 @@ UNBOUNDED = 2**31  # a count kept only to be read (a match's sockets)
 
 # A claim: every bound with room gets this process's count raised by one; None (nothing counted)
 # when one of them is full.
+# A field is a process's id, or "<process>|<viewer>" for a match's sockets (who watches it, for
+# the publisher): a dead process's fields go whatever follows its id.
 _CLAIM = """
-local me, alive_prefix, keep = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local me, alive_prefix, keep, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), #KEYS
 for i, key in ipairs(KEYS) do
   local fields, total = redis.call('HGETALL', key), 0
   for j = 1, #fields, 2 do
-    local process = fields[j]
+    local process = string.match(fields[j], '^[^|]*')
     if process ~= me and redis.call('EXISTS', alive_prefix .. process) == 0 then
-      redis.call('HDEL', key, process)
+      redis.call('HDEL', key, fields[j])
     else
       total = total + tonumber(fields[j + 1])
     end
@@ -45,16 +47,16 @@ for i, key in ipairs(KEYS) do
     return i
   end
 end
-for _, key in ipairs(KEYS) do
-  redis.call('HINCRBY', key, me, 1)
+for i, key in ipairs(KEYS) do
+  redis.call('HINCRBY', key, ARGV[3 + n + i], 1)
   redis.call('EXPIRE', key, keep)
 end
 return 0
 """
 _RELEASE = """
-for _, key in ipairs(KEYS) do
-  if redis.call('HINCRBY', key, ARGV[1], -1) <= 0 then
-    redis.call('HDEL', key, ARGV[1])
+for i, key in ipairs(KEYS) do
+  if redis.call('HINCRBY', key, ARGV[i], -1) <= 0 then
+    redis.call('HDEL', key, ARGV[i])
   end
 end
 """
@@ -64,38 +66,39 @@ def match_key(match_id) -> str:
     return f"sockets:match:{match_id}"
 
 
-def bounds(scope) -> list[tuple[str, int]]:
-    """The bounds a socket counts against: its user's (signed in) and its address's; and the
-    count of its match's sockets, which has no bound (see watched)."""
-    user = scope.get("user")
+def bounds(scope, viewer: str = "", user=None) -> list[tuple[str, int, str]]:
+    """The bounds a socket counts against, as (hash, bound, what it counts there): its user's
+    (signed in) and its address's; and its match's sockets by viewer, which have no bound (see
+    watchers)."""
+    user = user if user is not None else scope.get("user")
     match_id = scope.get("url_route", {}).get("kwargs", {}).get("match_id")
-    keys = [(match_key(match_id), UNBOUNDED)] if match_id is not None else []
+    keys = [(match_key(match_id), UNBOUNDED, viewer)] if match_id is not None else []
     if user is not None and user.is_authenticated:
-        keys.append((f"sockets:user:{user.pk}", settings.SOCKETS_PER_USER))
+        keys.append((f"sockets:user:{user.pk}", settings.SOCKETS_PER_USER, ""))
     client = scope.get("client") or (None,)
     if client[0]:
-        keys.append((f"sockets:addr:{client[0]}", settings.SOCKETS_PER_ADDRESS))
+        keys.append((f"sockets:addr:{client[0]}", settings.SOCKETS_PER_ADDRESS, ""))
     return keys
 
 
-def claim(scope) -> list[str] | None:
-    """Count a new socket; None if a bound is full. What it returns is given to release()."""
+def claim(scope, viewer: str = "", user=None) -> list | None:
+    """Count a new socket (on its match, as `viewer`); None if a bound is full. What it returns
+    is given to release()."""
     try:
-        return _backend().claim(bounds(scope))
+        return _backend().claim(bounds(scope, viewer, user))
     except Exception:
         log.warning("socket limits unavailable (cache error)", exc_info=True)
         return []
 
 
-def watched(match_id) -> bool:
-    """Whether any socket (in any process still alive or lately alive) watches the match: a change
-    of a match nobody watches leaves no snapshot for sockets. When in doubt (the cache is away),
-    yes."""
+def watchers(match_id) -> list[str]:
+    """The viewers whose sockets (in any process alive or lately alive) watch the match: a change
+    is rendered for these alone. With the cache away, none (the sockets catch up later)."""
     try:
-        return _backend().watched(match_key(match_id))
+        return _backend().watchers(match_key(match_id))
     except Exception:
         log.warning("socket counts unavailable (cache error)", exc_info=True)
-        return True
+        return []
 
 
 def release(claimed: list[str] | None) -> None:
@@ -108,28 +111,33 @@ def release(claimed: list[str] | None) -> None:
 
 
 class _InCache:
-    """The process's own cache (no Redis): counts die with the process."""
+    """The process's own memory (no Redis): counts die with the process."""
 
-    def watched(self, key):
-        return (cache.get(key) or 0) > 0
+    def __init__(self):
+        self.counts, self.lock = {}, threading.Lock()  # {hash: {field: count}}
+
+    def watchers(self, key):
+        with self.lock:
+            return [field for field, n in self.counts.get(key, {}).items() if n > 0]
 
     def claim(self, keys):
-        counted = []
-        for key, limit in keys:
-            cache.add(key, 0, None)
-            if cache.incr(key) > limit:
-                cache.decr(key)
-                self.release(counted)
-                return None
-            counted.append(key)
-        return counted
+        with self.lock:
+            for key, limit, _field in keys:
+                if sum(self.counts.get(key, {}).values()) >= limit:
+                    return None
+            for key, _limit, field in keys:
+                fields = self.counts.setdefault(key, {})
+                fields[field] = fields.get(field, 0) + 1
+        return [(key, field) for key, _limit, field in keys]
 
-    def release(self, keys):
-        for key in keys:
-            try:
-                cache.decr(key)
-            except ValueError:  # cleared meanwhile
-                pass
+    def release(self, counted):
+        with self.lock:
+            for key, field in counted:
+                fields = self.counts.get(key, {})
+                if fields.get(field, 0) <= 1:
+                    fields.pop(field, None)
+                else:
+                    fields[field] -= 1
 
 
 class _InRedis:
@@ -142,12 +150,15 @@ class _InRedis:
         # The hashes outlive a process's key by far: each alive process refreshes its own.
         self.keep = self.seconds * 20
         self.alive_key = cache.make_key(f"socket-process:{self.me}")
-        self.mine, self.lock = {}, threading.Lock()  # this process's counts, by hash
+        self.mine, self.lock = {}, threading.Lock()  # this process's counts, by (hash, field)
         self.beating = False
 
     def _key(self, name):
         # Named as the cache names its keys (prefix and version), beside the other counters.
         return cache.make_key(name)
+
+    def _field(self, counted: str) -> str:
+        return f"{self.me}|{counted}" if counted else self.me
 
     def _beat(self) -> None:
         """Keep this process's key alive; if it was gone, write this process's counts again."""
@@ -155,13 +166,13 @@ class _InRedis:
         pipe.set(self.alive_key, 1, ex=self.seconds, get=True)
         with self.lock:
             counts = dict(self.mine)
-        for key in counts:
+        for key in {key for key, _field in counts}:
             pipe.expire(key, self.keep)
         was = pipe.execute()[0]
         if was is None and counts:
             pipe = self.client.pipeline()
-            for key, n in counts.items():
-                pipe.hset(key, self.me, n)
+            for (key, field), n in counts.items():
+                pipe.hset(key, field, n)
                 pipe.expire(key, self.keep)
             pipe.execute()
 
@@ -185,30 +196,37 @@ class _InRedis:
         if not keys:
             return []
         self._start()
-        names = [self._key(key) for key, _ in keys]
-        full = self.claim_script(keys=names, args=[self.me, self._key("socket-process:"), self.keep,
-                                                   *[limit for _, limit in keys]])
+        counted = [(self._key(key), self._field(what)) for key, _limit, what in keys]
+        full = self.claim_script(keys=[key for key, _field in counted],
+                                 args=[self.me, self._key("socket-process:"), self.keep,
+                                       *[limit for _key, limit, _what in keys], *[field for _key, field in counted]])
         if full:
             return None
         with self.lock:
-            for name in names:
-                self.mine[name] = self.mine.get(name, 0) + 1
-        return names
+            for pair in counted:
+                self.mine[pair] = self.mine.get(pair, 0) + 1
+        return counted
 
-    def watched(self, key):
-        # A dead process's count lingers until the next claim drops it: a snapshot made for
+    def watchers(self, key):
+        # A dead process's viewers linger until the next claim drops them: a part made for
         # nobody now and then, never one missing.
-        return self.client.hlen(self._key(key)) > 0
+        fields = self.client.hgetall(self._key(key))
+        found = set()
+        for field, n in fields.items():
+            process, _bar, viewer = field.decode().partition("|")
+            if viewer and int(n) > 0:
+                found.add(viewer)
+        return sorted(found)
 
-    def release(self, names):
+    def release(self, counted):
         with self.lock:
-            for name in names:
-                left = self.mine.get(name, 0) - 1
+            for pair in counted:
+                left = self.mine.get(pair, 0) - 1
                 if left > 0:
-                    self.mine[name] = left
+                    self.mine[pair] = left
                 else:
-                    self.mine.pop(name, None)
-        self.release_script(keys=names, args=[self.me])
+                    self.mine.pop(pair, None)
+        self.release_script(keys=[key for key, _field in counted], args=[field for _key, field in counted])
 
 
 _backends: dict[tuple, object] = {}

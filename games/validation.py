@@ -131,3 +131,38 @@ class BodyLimitMiddleware:
                 return JsonResponse({"error": message}, status=413)
             return render(request, "games/error.html", {"message": message}, status=413)
         return self.get_response(request)
+
+
+def parse_action(post) -> dict:
+    """An action from a form: the JSON in `action`, with fields named `a.key` (or `a.key.sub`)
+    filled in; values that read as JSON (numbers, lists) are taken as such."""
+    try:
+        action = loads(post.get("action") or "{}")
+    except ValueError:  # the site-wide rule's refusals (too deep, not finite) say why themselves
+        raise BadRequest(_("The action is not valid JSON.")) from None
+    if not isinstance(action, dict):
+        raise BadRequest(_("An action is a JSON object with a \"type\"."))
+    for key in post:
+        if not key.startswith("a."):
+            continue
+        values = [_field_value(v) for v in post.getlist(key) if v != ""]
+        path = key[2:].split(".")
+        if len(path) > 4:
+            raise BadRequest(_("Field %(field)s does not fit the action.") % {"field": key[:40]})
+        target = action
+        for part in path[:-1]:
+            target = target.setdefault(part, {})
+            if not isinstance(target, dict):
+                raise BadRequest(_("Field %(field)s does not fit the action.") % {"field": key})
+        if key.endswith("[]"):
+            target[path[-1][:-2]] = values
+        elif values:
+            target[path[-1]] = values[0]
+    return action
+
+
+def _field_value(raw: str):
+    try:
+        return loads(raw)
+    except ValueError:  # plain text; a refusal by the site-wide rule is a ServiceError, raised
+        return refuse_control_characters(raw)

@@ -6,7 +6,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -14,6 +14,8 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import limits, panels, selectors, services, validation
+from games.live import publisher
+from games.validation import parse_action
 from games.engines import ENGINES, IllegalAction, get_engine
 from games.engines.dice import seed_hash
 from games.errors import ServiceError, TooMany
@@ -164,51 +166,20 @@ def _private(request, match, response):
     return response
 
 
-def parse_action(post) -> dict:
-    """An action from a form: the JSON in `action`, with fields named `a.key` (or `a.key.sub`)
-    filled in; values that read as JSON (numbers, lists) are taken as such."""
-    try:
-        action = validation.loads(post.get("action") or "{}")
-    except ValueError:  # the site-wide rule's refusals (too deep, not finite) say why themselves
-        raise services.BadRequest(_("The action is not valid JSON.")) from None
-    if not isinstance(action, dict):
-        raise services.BadRequest(_("An action is a JSON object with a \"type\"."))
-    for key in post:
-        if not key.startswith("a."):
-            continue
-        values = [_field_value(v) for v in post.getlist(key) if v != ""]
-        path = key[2:].split(".")
-        if len(path) > 4:
-            raise services.BadRequest(_("Field %(field)s does not fit the action.") % {"field": key[:40]})
-        target = action
-        for part in path[:-1]:
-            target = target.setdefault(part, {})
-            if not isinstance(target, dict):
-                raise services.BadRequest(_("Field %(field)s does not fit the action.") % {"field": key})
-        if key.endswith("[]"):
-            target[path[-1][:-2]] = values
-        elif values:
-            target[path[-1]] = values[0]
-    return action
-
-
-def _field_value(raw: str):
-    try:
-        return validation.loads(raw)
-    except ValueError:  # plain text; a refusal by the site-wide rule is a ServiceError, raised
-        return validation.refuse_control_characters(raw)
-
-
 @login_required
 @require_POST
 def match_action(request, match_id):
     try:
         action = parse_action(request.POST)
-        services.action_apply(match_id=match_id, user=request.user, action=action,
-                              expected_version=request.POST.get("version") or None)
+        change = services.action_apply(match_id=match_id, user=request.user, action=action,
+                                       expected_version=request.POST.get("version") or None)
         error, status = None, 200
     except ServiceError as exc:
-        error, status = exc.message, exc.status
+        change, error, status = None, exc.message, exc.status
+    if change is not None and request.htmx:
+        # The mover's answer is the rendering their sockets get of this version (made once).
+        return HttpResponse(publisher.answer(change, request.user, language=translation.get_language(),
+                                             zone=timezone.get_current_timezone()))
     try:
         match = selectors.match_for_viewer(match_id=match_id, user=request.user)
     except ServiceError as exc:

@@ -1,0 +1,116 @@
+"""One committed change, one immutable value (issue 32): what every service returns and every
+listener reads, and how the live path renders it once and forwards it."""
+import dataclasses
+
+import pytest
+from django.test import Client
+from django.test.signals import template_rendered
+
+from games import services, socket_slots
+from games.change import Change
+from games.live import publisher
+from games.live.viewers import Viewer
+from games.models import ActionLog, Match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def watching():
+    """Register viewers of a match as sockets do (games/socket_slots.py), and let them go."""
+    claimed = []
+
+    def watch(match, viewer):
+        scope = {"url_route": {"kwargs": {"match_id": match.pk}}}
+        claimed.append(socket_slots.claim(scope, viewer.key()))
+        return viewer
+
+    yield watch
+    for counted in claimed:
+        socket_slots.release(counted)
+
+
+def _viewer(user=None, language="en", zone="UTC", feed="html"):
+    return Viewer(user_id=user.pk if user else None, staff=False, invite="", session="", credentials="",
+                  language=language, zone=zone, feed=feed)
+
+
+@pytest.fixture
+def renders():
+    """The live parts rendered, as (template) names."""
+    seen = []
+
+    def rendered(sender, template, context, **kwargs):
+        if template.name == "games/partials/match_live.html":
+            seen.append(context.get("user"))
+
+    template_rendered.connect(rendered)
+    yield seen
+    template_rendered.disconnect(rendered)
+
+
+def test_a_move_returns_the_change_it_made_and_the_change_cannot_be_altered(race_match, player):
+    change = services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    assert isinstance(change, Change)
+    row = ActionLog.objects.get(match_id=race_match.pk, seq=1)
+    assert (change.version, change.revision, change.first_seq) == (1, "", 1)
+    assert [(r.seq, r.seat, r.kind, list(r.events)) for r in change.rows] == [(1, 0, ActionLog.PLAYER, row.events)]
+    assert change.access.seated == tuple(sorted(s.user_id for s in race_match.seats.all()))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        change.version = 7
+    assert change.facts() == {"first_seq": 1, "last_seq": 1, "turn_passed_to": None}
+
+
+def test_the_change_that_passes_the_turn_names_its_new_owner(race_match, player):
+    services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    change = services.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"})
+    assert change.turn_seats == (1,) and change.turn_passed_to == 1
+    assert Match.objects.get(pk=race_match.pk).turn_seats == [1]
+
+
+def test_a_change_that_keeps_the_version_has_a_revision_of_its_own_growing_with_time(player, opponent, outsider):
+    match = services.match_create(creator=player, game="race", seats=3)
+    first = services.match_set_colour(match_id=match.pk, user=player, colour="green")
+    second = services.match_set_colour(match_id=match.pk, user=player, colour="blue")
+    assert first.rows == () and first.version == second.version == 0
+    assert first.revision and second.revision > first.revision
+    assert first.access.lobby and first.access.seated == (player.pk,)
+
+
+def test_a_change_nobody_watches_renders_nothing(race_match, player, renders, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    assert callbacks
+    assert renders == []
+
+
+def test_each_part_is_rendered_once_per_kind_of_viewer(race_match, player, opponent, outsider, watching, renders,
+                                                      django_capture_on_commit_callbacks):
+    for viewer in [_viewer(player), _viewer(player), _viewer(opponent), _viewer(), _viewer(outsider)]:
+        watching(race_match, viewer)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    # anna's two sockets share one; bo one; the visitor and carl, spectators of a running
+    # match, one between them.
+    assert len(renders) == 3
+
+
+def test_the_movers_answer_is_the_rendering_their_socket_gets(race_match, player, watching, renders,
+                                                             django_capture_on_commit_callbacks):
+    watching(race_match, _viewer(player))
+    client = Client()
+    client.force_login(player)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(f"/matches/{race_match.pk}/action/", {"action": '{"type": "roll"}', "version": "0"},
+                         HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200 and 'data-version="1"' in answer.content.decode()
+    assert len(renders) == 1
+
+
+def test_a_part_is_drawn_in_the_viewers_own_words(race_match, player, opponent):
+    change = services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    danish = publisher.part(change, _viewer(opponent, language="da"))
+    english = publisher.part(change, _viewer(opponent))
+    assert danish != english and "Log" in english
+    # and the state feed's data for the seat
+    assert '"my_seat":1' in publisher.part(change, _viewer(opponent, feed="state"))
