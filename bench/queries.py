@@ -74,10 +74,10 @@ def measure() -> list[Figure]:
 
     pair("queries_per_action", "action_queries", "services.action_apply")
     pair("queries_match_page", "page_queries", "GET /matches/<id>/ as a player")
-    pair("queries_socket_update", "socket_queries", "one viewer's update (render_live from the move's "
-         "snapshot, once per viewer and version; each socket forwards it)", most=0)
+    pair("queries_socket_update", "socket_queries", "one more viewer drawn from a Change (the publisher, once per "
+         "kind of viewer and version; each socket only forwards it)", most=0)
     pair("queries_state_update", "state_queries", "one viewer's update on the state feed "
-         "(selectors.match_state_for from the move's snapshot)", most=0)
+         "(the match as data, drawn from the Change)", most=0)
     pair("queries_htmx_action", "htmx_queries", "POST /matches/<id>/action/ with HX-Request, whole request", False)
     pair("queries_api_action", "api_queries", "POST /api/matches/<id>/actions, whole request", False)
     if system_counts:
@@ -92,21 +92,28 @@ class EndedEarly(RuntimeError):
 
 
 def _play(users, attempt):
-    from django.core.cache import cache
     from django.test import Client
 
     from accounts.models import ApiToken
-    from games import live, panels, selectors, services, socket_slots
+    from games import services, socket_slots
+    from games.live import publisher
+    from games.live.viewers import Viewer
     from games.engines import get_engine
     from games.models import Match
 
     engine = get_engine(GAME)
     bots = importlib.import_module(f"games.engines.{GAME}.bots")
     match = start_match(GAME, users, OPTIONS)
-    # A socket watches the match (counted as one is), so each change leaves its snapshot for the
-    # sockets: a change nobody watches leaves none, and the render would read the match itself.
-    socket_slots.claim({"url_route": {"kwargs": {"match_id": match.pk}}})
     by_seat = {seat.number: seat.user for seat in match.seats.all()}
+
+    def viewer(user, feed="html"):
+        return Viewer(user_id=user.pk if user else None, staff=False, invite="", session="", credentials="",
+                      language="en", zone="UTC", feed=feed)
+
+    # Each seat's socket watches the match (registered as sockets register), so each change is
+    # rendered for them by the process that commits it (counted in the action's queries).
+    for user in by_seat.values():
+        socket_slots.claim({"url_route": {"kwargs": {"match_id": match.pk}}}, viewer(user).key())
     keys = {seat: ApiToken.issue(user)[1] for seat, user in by_seat.items()}
     clients = {}
     for seat, user in by_seat.items():
@@ -138,8 +145,9 @@ def _play(users, attempt):
         at_checkpoint = (done + 1 >= checkpoints[0] and action["type"] not in SETUP
                          and (first_type is None or action["type"] == first_type))
         with _counting() as ctx:
-            match = services.action_apply(match_id=match.pk, user=by_seat[seat], action=action,
-                                          expected_version=match.version)
+            change = services.action_apply(match_id=match.pk, user=by_seat[seat], action=action,
+                                           expected_version=match.version)
+        match = change.match
         done += 1
         if action["type"] not in SETUP:
             first_type = first_type or action["type"]
@@ -149,23 +157,19 @@ def _play(users, attempt):
             continue
         point = {"action_number": done, "action": action["type"], "log_rows": match.log.count(),
                  "action_queries": len(ctx), "action_sql": _sql(ctx)}
-        viewer = seat
         with _counting() as ctx:
-            response = clients[viewer].get(f"/matches/{match.pk}/")
+            response = clients[seat].get(f"/matches/{match.pk}/")
         assert response.status_code == 200, response.status_code
         point.update(page_queries=len(ctx), page_sql=_sql(ctx), page_status=response.status_code)
-        # What a socket does for a new version (games/live.py): the part its viewer sees is
-        # rendered once, from the snapshot the move left in the cache, and every socket of that
-        # viewer forwards those bytes; a snapshot lost is read again (and counted here).
+        # What a socket does for a new version (games/live/): nothing but forward the bytes the
+        # committing process rendered. Counted here: one more kind of viewer drawn from the
+        # Change (a spectator, not rendered yet), which is all the publisher reads per viewer.
         with _counting() as ctx:
-            snapshot = cache.get(live.snapshot_key(match.pk, match.version, "")) \
-                or selectors.match_live(match_id=match.pk)
-            players = {s.number: s.user for s in snapshot.seats.all()}
-            panels.render_live(snapshot, players[(viewer + 1) % PLAYERS])
+            publisher.part(change, viewer(None))
         point.update(socket_queries=len(ctx), socket_sql=_sql(ctx))
-        # The same viewer's update on the state feed (a bot's socket): the match as data.
+        # The same on the state feed (a bot's socket): the match as data.
         with _counting() as ctx:
-            selectors.match_state_for(snapshot, players[(viewer + 1) % PLAYERS])
+            publisher.part(change, viewer(by_seat[(seat + 1) % PLAYERS], feed="state"))
         point.update(state_queries=len(ctx), state_sql=_sql(ctx))
         # One more action through the page (HTMX) and one through the API, whole requests.
         seat, action = next_move()
