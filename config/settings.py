@@ -341,8 +341,11 @@ CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
-# /metrics answers these addresses (and signed-in staff); anyone else gets 404. In production
-# set PROMETHEUS_MULTIPROC_DIR for every process (README, "Metrics").
+# The operators' network (Prometheus's, the machine itself): /metrics answers it and signed-in
+# staff, 404 to anyone else; /health/ names its failing checks to them and gives anyone else the
+# status alone. Matched against the visitor's address (TRUSTED_PROXY_HOPS), not the proxy's; the
+# README's nginx refuses /metrics to other addresses itself. In production set
+# PROMETHEUS_MULTIPROC_DIR for every process (README, "Metrics").
 METRICS_ALLOWED_IPS = env_list("METRICS_ALLOWED_IPS", "127.0.0.1/32,::1/128")
 
 # Kombu's Redis transport with a channel that finishes closing on a dead connection: the cause
