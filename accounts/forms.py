@@ -44,7 +44,7 @@ class LimitedLoginMixin:
         username = str(self.data.get("username", ""))
         address = ratelimit.client_address(self.request) if self.request is not None else ""
         known = self.request is not None and ratelimit.known_browser(self.request, username)
-        why = ratelimit.locked(username, address, known_browser=known)
+        why = ratelimit.locked(username, address, browser_known=known)
         if why == ratelimit.HERE:
             self.locked = True
             raise forms.ValidationError(_("Too many failed attempts. Please wait a few minutes and try again."),

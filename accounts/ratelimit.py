@@ -28,6 +28,7 @@ import logging
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.crypto import salted_hmac
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,8 @@ def _name(username: str) -> str:
 # Why a login is refused: guesses from this address (at this account, or at any), or guesses
 # at this account from elsewhere while this place is not one its owner has signed in from.
 HERE, ELSEWHERE = "here", "elsewhere"
-# A browser's accounts signed in from it, signed (the names hashed): proof of a past sign-in.
+# A browser's accounts signed in from it, signed (the names keyed with the site's secret, so the
+# cookie does not tell its reader the names): proof of a past sign-in.
 KNOWN_COOKIE = "tradewinds_known"
 _KNOWN_SALT = "accounts.ratelimit.known"
 _KNOWN_PER_BROWSER = 8
@@ -90,9 +92,9 @@ def _count(key: str, seconds: int) -> int:
 
 
 @_tolerant(None)
-def locked(username: str, address: str, *, known_browser: bool = False) -> str | None:
+def locked(username: str, address: str, *, browser_known: bool = False) -> str | None:
     """HERE or ELSEWHERE if a login for `username` from `address` is refused without checking
-    the password, else None. `known_browser`: the request carries proof of a past sign-in to
+    the password, else None. `browser_known`: the request carries proof of a past sign-in to
     this account (known_browser())."""
     name = _name(username)
     keys = _login_keys(name, address)
@@ -101,7 +103,7 @@ def locked(username: str, address: str, *, known_browser: bool = False) -> str |
             or (counts.get(keys["addr"]) or 0) >= settings.LOGIN_ATTEMPTS_PER_ADDRESS:
         return HERE
     if (counts.get(keys["user"]) or 0) >= settings.LOGIN_ATTEMPTS_PER_ACCOUNT \
-            and not known_browser and not counts.get(keys["known"]):
+            and not browser_known and not counts.get(keys["known"]):
         return ELSEWHERE
     return None
 
@@ -131,15 +133,19 @@ def _known_names(request) -> list[str]:
     return [n for n in value.split(",") if n]
 
 
+def _cookie_name(username: str) -> str:
+    return salted_hmac(_KNOWN_SALT, username.strip().lower()[:150]).hexdigest()[:32]
+
+
 def known_browser(request, username: str) -> bool:
     """The browser has signed in to this account before (the cookie remember_browser left)."""
-    return _name(username) in _known_names(request)
+    return _cookie_name(username) in _known_names(request)
 
 
 def remember_browser(request, response, username: str) -> None:
     """Leave the signed cookie that says this browser signed in to `username` (a few accounts at
     most: the latest first)."""
-    name = _name(username)
+    name = _cookie_name(username)
     names = [name] + [n for n in _known_names(request) if n != name]
     response.set_signed_cookie(KNOWN_COOKIE, ",".join(names[:_KNOWN_PER_BROWSER]), salt=_KNOWN_SALT,
                                max_age=settings.LOGIN_KNOWN_DAYS * 86400, httponly=True, samesite="Lax",
