@@ -43,16 +43,24 @@ class LimitedLoginMixin:
     def clean(self):
         username = str(self.data.get("username", ""))
         address = ratelimit.client_address(self.request) if self.request is not None else ""
-        if ratelimit.is_locked(username, address):
+        known = self.request is not None and ratelimit.known_browser(self.request, username)
+        why = ratelimit.locked(username, address, browser_known=known)
+        if why == ratelimit.HERE:
             self.locked = True
             raise forms.ValidationError(_("Too many failed attempts. Please wait a few minutes and try again."),
                                         code="locked")
+        if why == ratelimit.ELSEWHERE:
+            self.locked = True
+            raise forms.ValidationError(_("Too many failed attempts at this account from other places. Log in "
+                                          "from a device or network you have logged in from before, or reset "
+                                          "your password: the link we mail you lets you log in from here."),
+                                        code="locked_elsewhere")
         try:
             cleaned = super().clean()
         except forms.ValidationError:
             ratelimit.record_failure(username, address)
             raise
-        ratelimit.clear(username, address)
+        ratelimit.signed_in(username, address)
         return cleaned
 
 

@@ -39,6 +39,12 @@ class LoginView(auth_views.LoginView):
     http_method_names = ["get", "head", "post"]
     authentication_form = LoginForm
 
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        # Proof of this sign-in for later: the account's guessers elsewhere cannot lock it out here.
+        ratelimit.remember_browser(self.request, response, form.get_user().get_username())
+        return response
+
     def form_invalid(self, form):
         response = super().form_invalid(form)
         response.status_code = 429 if form.locked else 400
@@ -86,6 +92,10 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's reset confirmation. The mailed link is the owner's proof: the browser and address
+    that open it become known to the login limiter, so an account that guessers elsewhere have
+    closed to unknown places opens here (accounts.ratelimit)."""
+
     template_name = "accounts/form_page.html"
     extra_context = {"title": _lazy("Choose a new password")}
     http_method_names = ["get", "head", "post"]
@@ -93,6 +103,9 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     def form_valid(self, form):
         response = super().form_valid(form)
         _revoke_tokens(self.request, form.user)
+        username = form.user.get_username()
+        ratelimit.signed_in(username, ratelimit.client_address(self.request))
+        ratelimit.remember_browser(self.request, response, username)
         return response
 
 

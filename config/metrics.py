@@ -134,15 +134,26 @@ def forget_dead_processes(directory: str) -> None:
             pass  # alive, another user's
 
 
-def _allowed(request) -> bool:
-    """Prometheus from the addresses in METRICS_ALLOWED_IPS, or staff signed in."""
-    if getattr(request, "user", None) is not None and request.user.is_staff:
-        return True
+def from_operators_network(request) -> bool:
+    """The request comes from an address in METRICS_ALLOWED_IPS (Prometheus's network, the
+    machine itself). The visitor's address as the limits read it (accounts.ratelimit): behind
+    nginx with TRUSTED_PROXY_HOPS=1 the one nginx saw, never REMOTE_ADDR, which is nginx's own
+    for every visitor, and never what a visitor wrote into X-Forwarded-For themselves."""
+    from accounts.ratelimit import client_address
+
     try:
-        address = ipaddress.ip_address(request.META.get("REMOTE_ADDR", ""))
+        address = ipaddress.ip_address(client_address(request))
     except ValueError:
         return False
+    address = getattr(address, "ipv4_mapped", None) or address  # ::ffff:10.0.0.5 is 10.0.0.5
     return any(address in ipaddress.ip_network(net, strict=False) for net in settings.METRICS_ALLOWED_IPS)
+
+
+def _allowed(request) -> bool:
+    """Prometheus from its network, or staff signed in."""
+    if getattr(request, "user", None) is not None and request.user.is_staff:
+        return True
+    return from_operators_network(request)
 
 
 def metrics_view(request):

@@ -255,10 +255,13 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 LOGIN_ATTEMPTS = int(env("LOGIN_ATTEMPTS", "5"))
 LOGIN_LOCKOUT_SECONDS = int(env("LOGIN_LOCKOUT_SECONDS", "900"))
-# LOGIN_ATTEMPTS bounds one address's guesses at one account; these bound an account's failures
-# from all addresses, and an address's for any names (loose: behind a proxy players share one).
+# LOGIN_ATTEMPTS bounds one address's guesses at one account; an address's for any names have a
+# loose bound (behind a proxy players share one). Beyond LOGIN_ATTEMPTS_PER_ACCOUNT failures from
+# all addresses an account is tried only from places its owner signed in from within
+# LOGIN_KNOWN_DAYS (or proves by a reset mail): guessers elsewhere never lock the owner out.
 LOGIN_ATTEMPTS_PER_ACCOUNT = int(env("LOGIN_ATTEMPTS_PER_ACCOUNT", "20"))
 LOGIN_ATTEMPTS_PER_ADDRESS = int(env("LOGIN_ATTEMPTS_PER_ADDRESS", "100"))
+LOGIN_KNOWN_DAYS = int(env("LOGIN_KNOWN_DAYS", "90"))
 # How many proxies of ours stand in front of Daphne: 0 trusts no X-Forwarded-For (README).
 TRUSTED_PROXY_HOPS = int(env("TRUSTED_PROXY_HOPS", "0"))
 # "count/seconds": reset mails per address and per e-mail, and per-user requests that make work
@@ -338,8 +341,11 @@ CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
-# /metrics answers these addresses (and signed-in staff); anyone else gets 404. In production
-# set PROMETHEUS_MULTIPROC_DIR for every process (README, "Metrics").
+# The operators' network (Prometheus's, the machine itself): /metrics answers it and signed-in
+# staff, 404 to anyone else; /health/ names its failing checks to them and gives anyone else the
+# status alone. Matched against the visitor's address (TRUSTED_PROXY_HOPS), not the proxy's; the
+# README's nginx refuses /metrics to other addresses itself. In production set
+# PROMETHEUS_MULTIPROC_DIR for every process (README, "Metrics").
 METRICS_ALLOWED_IPS = env_list("METRICS_ALLOWED_IPS", "127.0.0.1/32,::1/128")
 
 # Kombu's Redis transport with a channel that finishes closing on a dead connection: the cause

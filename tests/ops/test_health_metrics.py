@@ -91,6 +91,51 @@ def test_metrics_are_not_shown_to_anyone_else(player):
     assert Client(REMOTE_ADDR="127.0.0.1").get("/metrics").status_code == 200
 
 
+def test_metrics_read_the_visitors_address_behind_the_proxy(settings):
+    """Issue 34.3: /metrics checked REMOTE_ADDR, which behind nginx is nginx's for every visitor."""
+    settings.TRUSTED_PROXY_HOPS = 1
+    # nginx on the machine passes on a visitor from outside, who wrote 127.0.0.1 in the header.
+    outsider = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="127.0.0.1, 203.0.113.9")
+    assert outsider.get("/metrics").status_code == 404
+    mapped = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="::ffff:203.0.113.9")
+    assert mapped.get("/metrics").status_code == 404
+    # Prometheus on the machine, through nginx, and straight at the app server.
+    assert Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="127.0.0.1").get("/metrics").status_code == 200
+    assert Client(REMOTE_ADDR="127.0.0.1").get("/metrics").status_code == 200
+    # The scraper's network, configured.
+    settings.METRICS_ALLOWED_IPS = ["10.0.5.0/24"]
+    assert Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="10.0.5.7").get("/metrics").status_code == 200
+    mapped = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="::ffff:10.0.5.7")
+    assert mapped.get("/metrics").status_code == 200
+    assert Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="10.0.6.7").get("/metrics").status_code == 404
+
+
+def test_health_tells_outsiders_the_status_alone(race_match, staff, settings):
+    """Issue 34.3: which process is down and why is for operators (staff, the operators' network);
+    a load balancer outside needs the status only, whatever format it asks for."""
+    from tests.conftest import client_for
+
+    outsider = Client(REMOTE_ADDR="203.0.113.9")
+    for query, accept in (("", "*/*"), ("?format=json", "*/*"), ("", "application/json"), ("?format=rss", "*/*"),
+                          ("?format=openmetrics", "*/*"), ("", "image/png")):
+        answer = outsider.get(f"/health/{query}", HTTP_ACCEPT=accept)
+        assert (answer.status_code, answer.content) == (200, b"OK\n"), query
+    Match.objects.filter(pk=race_match.pk).update(next_due_at=timezone.now() - timedelta(minutes=10))
+    for query in ("", "?format=json", "?format=atom"):
+        answer = outsider.get(f"/health/{query}")
+        assert (answer.status_code, answer.content) == (500, b"Unavailable\n"), query
+        assert answer["Content-Type"].startswith("text/plain")
+    # Operators see which check fails: staff from anywhere, anyone from the operators' network
+    # (by the visitor's address behind the proxy, not the proxy's).
+    staff_client = client_for(staff)
+    answer = staff_client.get("/health/?format=json", REMOTE_ADDR="203.0.113.9")
+    assert answer.status_code == 500 and "a deadline has waited" in answer.json()["DeadlineSweepLag()"]
+    assert "DeadlineSweepLag" in Client(REMOTE_ADDR="127.0.0.1").get("/health/?format=json").content.decode()
+    settings.TRUSTED_PROXY_HOPS = 1
+    behind = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="127.0.0.1, 203.0.113.9")
+    assert behind.get("/health/?format=json").content == b"Unavailable\n"
+
+
 def test_open_sockets_count_only_what_was_accepted():
     class Consumer:
         pass

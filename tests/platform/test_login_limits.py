@@ -1,6 +1,7 @@
-"""Logins and accounts under guessing (issues 14.3–14.4, 19.4): the login limiter per address and
-per account, the proxy header only when trusted, the admin's login behind it; signup and
-password reset tell nobody whether an address has an account, and reset mails are bounded."""
+"""Logins and accounts under guessing (issues 14.3–14.4, 19.4, 34.7): the login limiter per address
+and per account, nobody locked out by guessers elsewhere, the proxy header only when trusted, the
+admin's login behind it; signup and password reset tell nobody whether an address has an account,
+and reset mails are bounded."""
 from django.urls import reverse
 
 from tests.conftest import make_user
@@ -38,6 +39,94 @@ def test_login_limit_per_address_and_account_then_per_account_then_per_address(d
         _login(Client(), f"made-up-{n}", "wrong", **there)
     assert _login(Client(), "bo", "pw-bobo", **there).status_code == 429  # the address's looser bound
     assert anna.is_active
+
+
+def test_guessers_on_many_addresses_cannot_lock_the_owner_out_at_home(db, settings):
+    """Issue 34.7: twenty-one addresses each trying one wrong password locked the owner out from
+    their own address. Now the account's bound closes it to places its owner never used, only."""
+    settings.LOGIN_ATTEMPTS, settings.LOGIN_ATTEMPTS_PER_ACCOUNT = 5, 20
+    from django.test import Client
+
+    make_user("anna")
+    home = {"REMOTE_ADDR": "198.51.100.1"}
+    assert _login(Client(), "anna", "pw-annaanna", **home).status_code == 302  # the owner, last week
+    codes = [_login(Client(), "anna", "wrong", REMOTE_ADDR=f"203.0.113.{n}").status_code for n in range(21)]
+    assert codes == [400] * 20 + [429]
+    # Nothing more is checked from places the owner never used, the right password included:
+    # the distributed guessing has stopped at the bound.
+    for address in ("203.0.113.50", "203.0.113.3"):
+        refused = _login(Client(), "anna", "pw-annaanna", REMOTE_ADDR=address)
+        assert refused.status_code == 429 and "other places" in refused.content.decode()
+    # The owner, at home with a new browser: in.
+    assert _login(Client(), "anna", "pw-annaanna", **home).status_code == 302
+    # Their mistyping at home counts against their own address only, as before the attack.
+    owner = Client()
+    assert _login(owner, "anna", "wrong", **home).status_code == 400
+    assert _login(owner, "anna", "pw-annaanna", **home).status_code == 302
+
+
+def test_the_owners_browser_is_known_wherever_it_goes(db, settings):
+    settings.LOGIN_ATTEMPTS_PER_ACCOUNT = 3
+    from django.test import Client
+
+    from accounts.ratelimit import KNOWN_COOKIE
+
+    make_user("anna")
+    laptop = Client()
+    assert _login(laptop, "anna", "pw-annaanna", REMOTE_ADDR="198.51.100.1").status_code == 302
+    assert KNOWN_COOKIE in laptop.cookies
+    laptop.post("/accounts/logout/")
+    for n in range(3):
+        _login(Client(), "anna", "wrong", REMOTE_ADDR=f"203.0.113.{n}")
+    # On a train: an address never used, but the browser that signed in before.
+    assert _login(laptop, "anna", "pw-annaanna", REMOTE_ADDR="192.0.2.77").status_code == 302
+    # A cookie of the guesser's own making, or one for another account, proves nothing.
+    make_user("mallory")
+    guesser = Client()
+    assert _login(guesser, "mallory", "pw-mallorymallory", REMOTE_ADDR="203.0.113.9").status_code == 302
+    assert _login(guesser, "anna", "pw-annaanna", REMOTE_ADDR="203.0.113.9").status_code == 429
+    guesser.cookies[KNOWN_COOKIE] = laptop.cookies[KNOWN_COOKIE].value + "x"
+    assert _login(guesser, "anna", "pw-annaanna", REMOTE_ADDR="203.0.113.9").status_code == 429
+
+
+def test_a_reset_link_from_the_owners_mail_opens_a_new_place(db, settings):
+    """Where the owner never signed in, under attack, the mail is their proof."""
+    settings.LOGIN_ATTEMPTS_PER_ACCOUNT = 3
+    from django.contrib.auth.tokens import default_token_generator
+    from django.test import Client
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    anna = make_user("anna")
+    for n in range(3):
+        _login(Client(), "anna", "wrong", REMOTE_ADDR=f"203.0.113.{n}")
+    phone = Client(REMOTE_ADDR="192.0.2.5")
+    assert _login(phone, "anna", "pw-annaanna").status_code == 429
+    url = reverse("password_reset_confirm", args=[urlsafe_base64_encode(force_bytes(anna.pk)),
+                                                  default_token_generator.make_token(anna)])
+    form_url = phone.get(url)["Location"]
+    assert phone.post(form_url, {"new_password1": "a-new-sail-2026",
+                                 "new_password2": "a-new-sail-2026"}).status_code == 302
+    assert _login(phone, "anna", "a-new-sail-2026").status_code == 302
+    assert _login(Client(), "anna", "a-new-sail-2026", REMOTE_ADDR="192.0.2.5").status_code == 302  # the address too
+    assert _login(Client(), "anna", "a-new-sail-2026", REMOTE_ADDR="203.0.113.77").status_code == 429
+
+
+def test_one_address_guessing_is_stopped_even_at_a_known_place(db, settings):
+    """The bound per (address, account) holds wherever: a guesser behind the owner's own address
+    (a shared network) gets LOGIN_ATTEMPTS tries, then not even the right password is checked."""
+    settings.LOGIN_ATTEMPTS = 5
+    from django.test import Client
+
+    make_user("anna")
+    shared = {"REMOTE_ADDR": "198.51.100.1"}
+    assert _login(Client(), "anna", "pw-annaanna", **shared).status_code == 302
+    guesser = Client()
+    for _ in range(5):
+        assert _login(guesser, "anna", "wrong", **shared).status_code == 400
+    locked = _login(guesser, "anna", "pw-annaanna", **shared)
+    assert locked.status_code == 429 and "wait a few minutes" in locked.content.decode()
+    assert _login(Client(), "anna", "pw-annaanna", REMOTE_ADDR="198.51.100.2").status_code == 302
 
 
 def test_the_proxy_header_counts_only_when_the_setting_trusts_it(db, settings):

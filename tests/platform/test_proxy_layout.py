@@ -1,5 +1,7 @@
 """README's production layout behind nginx (docs/deploy/nginx.conf) keeps every limit per
-visitor and answers in the API's words what nginx refuses itself (issue 29, items 3 and 4).
+visitor and answers in the API's words what nginx refuses itself (issue 29, items 3 and 4);
+operators' pages are for operators, and the API's clients read JSON while the app is away
+(issue 34, items 3 and 4).
 
 Two visitors come from different loopback addresses (127.0.0.2 and 127.0.0.3, as client
 source addresses): the README's example sent no X-Forwarded-For and ran Daphne without proxy
@@ -115,6 +117,66 @@ def test_nginx_refuses_oversized_bodies_and_headers_in_the_apis_words(redis_url,
             assert answer.status_code == 400
             assert answer.headers["content-type"].startswith("application/json")
             assert answer.json()["error"]
+        except BaseException:
+            print(layout.tail())
+            raise
+
+
+def test_metrics_are_for_the_scraper_and_health_tells_outsiders_the_status_alone(redis_url, tmp_path):
+    """Issue 34.3: /metrics answered anyone through nginx (the app checked REMOTE_ADDR, nginx's),
+    also with a forged X-Forwarded-For. The scraper is on the machine here (127.0.0.1, the
+    README's nginx.conf and METRICS_ALLOWED_IPS as shipped); a visitor is anyone else."""
+    with Layout(redis_url, tmp_path, daphnes=1) as layout, _client(layout, "127.0.0.1") as scraper, \
+            _client(layout, "127.0.0.2") as outsider:
+        try:
+            scraped = scraper.get("/metrics")
+            assert scraped.status_code == 200 and "tradewinds_open_sockets" in scraped.text
+            for headers in ({}, {"X-Forwarded-For": "127.0.0.1"}, {"X-Forwarded-For": "127.0.0.1, 127.0.0.1"},
+                            {"X-Real-IP": "127.0.0.1"}):
+                for path in (b"/metrics", b"//metrics", b"/%6detrics", b"/metrics?format=json"):
+                    refused = outsider.get(httpx.URL(layout.base).copy_with(raw_path=path), headers=headers)
+                    assert refused.status_code in (403, 404) and "tradewinds_" not in refused.text, (path, headers)
+            # The app checks too, by the address nginx saw: what nginx would pass on for a visitor
+            # from outside who forged the header, were its location left open.
+            with httpx.Client(base_url=f"http://127.0.0.1:{layout.http_port}", timeout=30) as app:
+                assert app.get("/metrics", headers={"X-Forwarded-For": "127.0.0.1, 127.0.0.2"}).status_code == 404
+                assert app.get("/metrics", headers={"X-Forwarded-For": "127.0.0.1"}).status_code == 200
+
+            # /health/: the operator sees every check (no worker runs here, so the heartbeats
+            # fail and say so); a visitor the status alone, in every format.
+            report = scraper.get("/health/?format=json")
+            assert "Heartbeat(process='worker')" in report.json(), report.text
+            for query in ("", "?format=json", "?format=text", "?format=openmetrics"):
+                answer = outsider.get(f"/health/{query}", headers={"X-Forwarded-For": "127.0.0.1"})
+                assert answer.status_code == report.status_code
+                assert answer.text == ("OK\n" if report.status_code == 200 else "Unavailable\n"), answer.text
+        except BaseException:
+            print(layout.tail())
+            raise
+
+
+def test_api_clients_get_json_from_nginx_while_the_app_is_down(redis_url, tmp_path):
+    """Issue 34.4: during a granian restart nginx answered the API's clients with its HTML 502."""
+    with Layout(redis_url, tmp_path, daphnes=1) as layout, httpx.Client(base_url=layout.base, timeout=30) as http:
+        try:
+            assert http.get("/api/me").headers["content-type"].startswith("application/json")
+            answer = http.get("/api/matches?q=" + "a" * 20000)  # a request line over nginx's buffers
+            assert answer.status_code == 414 and answer.json()["error"]
+            granian = layout.processes[0]
+            granian.terminate()
+            granian.wait(timeout=30)
+            for method, path in (("GET", "/api/me"), ("POST", "/api/matches"), ("GET", "/api/openapi.json")):
+                answer = http.request(method, path, content=b"{}" if method == "POST" else None)
+                assert answer.status_code == 502, (path, answer.status_code)
+                assert answer.headers["content-type"].startswith("application/json"), answer.text
+                assert "restarting" in answer.json()["error"]
+                assert answer.headers["retry-after"] == "5"
+            # Still JSON for a body over the limit (the /api/ location keeps the server's 413).
+            answer = http.post("/api/matches", content=b"x" * (2 * 1024 * 1024))
+            assert answer.status_code == 413 and answer.json()["error"]
+            # Pages keep nginx's own page for browsers.
+            page = http.get("/")
+            assert page.status_code == 502 and page.headers["content-type"].startswith("text/html")
         except BaseException:
             print(layout.tail())
             raise

@@ -14,6 +14,25 @@ def _exit_after(seconds: float) -> None:
     timer.start()
 
 
+def raise_open_files_limit() -> int:
+    """Raise this process's soft limit of open files to its hard limit, and return it. Every
+    socket is a file (and so is each of the channel layer's Redis connections): a Daphne holding
+    10,000 sockets needs more than the 1,024 that systemd and most shells give as the soft limit,
+    beyond which accept() fails with EMFILE. That soft limit is kept low for programs that use
+    select(); Daphne's asyncio reactor uses epoll, so it takes the hard limit, as systemd.exec(5)
+    advises such programs to do. The hard limit is the unit's LimitNOFILE (README, "Supervision")."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft != resource.RLIM_INFINITY and soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):  # a hard limit above the kernel's nr_open: keep what we had
+            return soft
+        return hard
+    return soft
+
+
 class Command(BaseCommand):
     help = "Serve the site with Daphne; without Redis, also run the background jobs in this process."
 
@@ -41,6 +60,10 @@ class Command(BaseCommand):
             start_sweeper()
             self.stdout.write(f"Background jobs run in this process (sweep every {settings.SWEEP_SECONDS} s).")
         reactor.addSystemEventTrigger("before", "shutdown", _exit_after, stop_seconds)
+        files = raise_open_files_limit()
+        if files < 16384:
+            self.stderr.write(f"Open files are limited to {files}: fewer sockets than that can be held "
+                              f"(README: LimitNOFILE).")
         self.stdout.write(f"Tradewinds on http://{bind}:{port}/")
         # A Twisted endpoint, which takes the backlog (-b/-p do not); colons in an IPv6 address
         # are escaped as in Daphne's own endpoint strings.
