@@ -130,7 +130,7 @@ def orders_set(*, match_id, user, lines=None, paused=None, now=None) -> Standing
 
     now = now or timezone.now()
     with transaction.atomic():
-        match = services._locked(match_id)
+        match = services._locked(match_id).match
         seat = _seat(match, user)
         if match.status not in (Match.RUNNING, Match.PAUSED, Match.OPEN) or match.state is None:
             raise BadRequest(_("Standing orders are kept while the match runs."))

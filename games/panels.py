@@ -95,14 +95,9 @@ def render_live(match: Match, user, *, request=None, error=None, browser_languag
 
 def render_chat(match: Match, user, *, error=None, browser_language=None) -> str:
     with timezone.override(viewer_time_zone(user)), translation.override(viewer_language(user, browser_language)):
-        return chat_part(match, user, error=error)
-
-
-def chat_part(match: Match, user, *, error=None) -> str:
-    """The chat as `user` reads it, in the language and zone active now."""
-    return render_to_string("games/partials/chat.html", {
-        "match": match, "chat": selectors.chat_messages(match, user), "user": user,
-        "can_chat": selectors.can_chat(match, user), "chat_error": error})
+        return render_to_string("games/partials/chat.html", {
+            "match": match, "chat": selectors.chat_messages(match, user), "user": user,
+            "can_chat": selectors.can_chat(match, user), "chat_error": error})
 
 
 def viewer_time_zone(user):

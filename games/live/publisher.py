@@ -160,14 +160,19 @@ def publish_chat(match_id) -> None:
     except Exception:
         return
     access = Access.of(match, match.seats.all())
+    ended = _signed_out(watching)
     made, messages = {}, []
     for key, viewer in watching:
         reader = viewer.reader(access)
+        if key in ended:
+            messages.append((group(match_id, key), {"type": "socket.end"}))
+            continue
         if reader is None or not viewer.admitted(access):
             continue
         memo = (reader, viewer.language, viewer.zone)
         if memo not in made:
-            with timezone.override(_zone(viewer.zone)), translation.override(viewer.language):
-                made[memo] = panels.chat_part(match, Someone(viewer.user_id, reader == "staff"))
+            with timezone.override(_zone(viewer.zone)):
+                made[memo] = panels.render_chat(match, Someone(viewer.user_id, reader == "staff"),
+                                                browser_language=viewer.language)
         messages.append((group(match_id, key), {"type": "live.chat", "body": made[memo]}))
     layer.send(messages, f"the chat of match {match_id}")

@@ -25,7 +25,7 @@ def race(players, positions, *, absent=(), rated=True):
     state["positions"] = list(positions)
     Match.objects.filter(pk=match.pk).update(state=state)
     Seat.objects.filter(match=match, number__in=absent).update(is_absent=True)
-    return services.match_finish(match_id=match.pk, reason="ended by an admin")
+    return services.match_finish(match_id=match.pk, reason="ended by an admin").match
 
 
 def finished_at(match, when):

@@ -11,15 +11,15 @@ from django.test import RequestFactory
 from accounts.models import ApiToken
 from config import after_response
 from config.wsgi import application
-from games import live
+from games.live import publisher
 from games.models import Match
 
 
 @pytest.fixture
 def told(monkeypatch):
     calls = []
-    # A committed change's announcement (with its snapshot for the sockets).
-    monkeypatch.setattr(live, "publish_change", lambda match, revision: calls.append(("broadcast", match.version)))
+    # A committed change, published to whoever watches.
+    monkeypatch.setattr(publisher, "publish", lambda change: calls.append(("broadcast", change.version)))
     return calls
 
 

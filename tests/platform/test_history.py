@@ -16,7 +16,7 @@ def _finished(match, player, opponent, staff):
         services.action_apply(match_id=match.pk, user=user, action={"type": "roll"})
         services.action_apply(match_id=match.pk, user=user, action={"type": "advance"})
     services.system_action_apply(match_id=match.pk)
-    return services.match_finish(match_id=match.pk, reason="ended by an admin", actor=staff)
+    return services.match_finish(match_id=match.pk, reason="ended by an admin", actor=staff).match
 
 
 def test_players_chat_spectators_do_not_see_it_and_admins_hide(race_match, player, opponent, outsider, staff):

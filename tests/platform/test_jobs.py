@@ -169,7 +169,7 @@ def test_vacation_pauses_the_turns_a_player_owns_and_others_see_it(race_match, p
 def test_a_turn_that_comes_during_a_vacation_waits_until_the_player_is_back(race_match, player, opponent):
     services.vacation_start(user=opponent, days=2)
     services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
-    match = services.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"})
+    match = services.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"}).match
     assert match.turn_seats == [1]
     assert match.turn_deadline - timezone.now() > timedelta(days=2, hours=23)
 

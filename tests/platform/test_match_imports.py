@@ -10,7 +10,7 @@ from tests.conftest import client_for
 def _export(race_match, player, opponent):
     from games.history import match_export
 
-    match = services.match_finish(match_id=race_match.pk, reason="ended by an admin")
+    match = services.match_finish(match_id=race_match.pk, reason="ended by an admin").match
     return match_export(match)
 
 

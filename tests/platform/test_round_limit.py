@@ -12,7 +12,7 @@ def test_a_round_limit_does_not_end_a_match_before_every_seat_moved(player, oppo
     state["round"] = 3  # as if the system's own steps had carried it past the limit
     Match.objects.filter(pk=match.pk).update(state=state)
     services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
-    match = services.action_apply(match_id=match.pk, user=player, action={"type": "stay"})
+    match = services.action_apply(match_id=match.pk, user=player, action={"type": "stay"}).match
     assert match.status == Match.RUNNING  # bo has not moved yet
-    match = services.action_apply(match_id=match.pk, user=opponent, action={"type": "roll"})
+    match = services.action_apply(match_id=match.pk, user=opponent, action={"type": "roll"}).match
     assert match.status == Match.FINISHED and "round limit" in match.finish_reason

@@ -54,7 +54,7 @@ def test_join_refuses_twice_full_and_private(player, opponent, outsider):
 
 def test_action_applies_logs_and_moves_the_turn(race_match, player, opponent):
     services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"}, expected_version=0)
-    match = services.action_apply(match_id=race_match.pk, user=player, action={"type": "advance"}, expected_version=1)
+    match = services.action_apply(match_id=race_match.pk, user=player, action={"type": "advance"}, expected_version=1).match
     assert match.version == 2
     rows = list(ActionLog.objects.filter(match=match).order_by("seq"))
     assert [r.action["type"] for r in rows] == ["roll", "advance"]
@@ -147,7 +147,7 @@ def test_admin_services_are_logged(race_match, staff, outsider):
     services.match_resume(match_id=race_match.pk, actor=staff)
     services.match_extend(match_id=race_match.pk, actor=staff, turn_hours=5)
     services.seat_hand_over(match_id=race_match.pk, seat_number=1, to_user=outsider, actor=staff)
-    match = services.match_finish(match_id=race_match.pk, reason="ended by an admin", actor=staff)
+    match = services.match_finish(match_id=race_match.pk, reason="ended by an admin", actor=staff).match
     admin_rows = list(match.log.filter(kind=ActionLog.ADMIN).values_list("action__type", flat=True))
     assert admin_rows == ["admin_pause", "admin_resume", "admin_extend", "admin_hand_seat"]
     assert match.status == Match.FINISHED and match.standings
@@ -155,7 +155,7 @@ def test_admin_services_are_logged(race_match, staff, outsider):
 
 
 def test_abort_stops_deadlines(race_match, staff):
-    match = services.match_abort(match_id=race_match.pk, actor=staff)
+    match = services.match_abort(match_id=race_match.pk, actor=staff).match
     assert match.status == Match.ABORTED and match.next_due_at is None
     with pytest.raises(BadRequest):
         services.match_abort(match_id=race_match.pk, actor=staff)
@@ -178,11 +178,10 @@ def test_a_deal_and_a_lobby_change_are_announced_as_unversioned_a_move_as_a_new_
         player, opponent, monkeypatch, django_capture_on_commit_callbacks):
     """Sockets skip an announcement of the version they show (its state never changes), unless
     it says the change kept the version: a seat taken, the deal (which stays at version 0)."""
-    from games import live
+    from games.live import publisher
 
     heard = []
-    monkeypatch.setattr(live, "publish", lambda match_id, version, revision, snapshot, access:
-                        heard.append((version, bool(revision))))
+    monkeypatch.setattr(publisher, "publish", lambda change: heard.append((change.version, bool(change.revision))))
     with django_capture_on_commit_callbacks(execute=True):
         match = services.match_create(creator=player, game="race", seats=3, options={"finish": 30})
     with django_capture_on_commit_callbacks(execute=True):

@@ -96,19 +96,21 @@ async def test_moves_have_an_allowance_of_their_own_then_are_refused_then_close_
     assert code == consumers.CLOSE_TOO_FAST
 
 
-async def test_a_change_leaves_a_snapshot_for_the_sockets_only_while_someone_watches():
-    from django.core.cache import cache
+async def test_a_change_is_rendered_for_the_sockets_only_while_someone_watches(monkeypatch):
+    from games import services
+    from games.live import publisher
 
-    from games import live, services
-
+    rendered = []
+    real = publisher.render
+    monkeypatch.setattr(publisher, "render", lambda *args: rendered.append(args[2]) or real(*args))
     match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
 
-    # Nobody watches: the move keeps nothing for sockets (and still announces its version).
+    # Nobody watches: the move renders nothing for sockets.
     await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
-    assert await sync_to_async(cache.get)(live.snapshot_key(match.pk, 1, "")) is None
+    assert rendered == []
     socket = await _open(match.pk, await sync_to_async(_signed_in)(bo))
     await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "stay"})
     assert 'data-version="2"' in await socket.receive_from(timeout=5)
-    # Watched: the move's snapshot is there for every socket process (and this socket read it).
-    assert await sync_to_async(cache.get)(live.snapshot_key(match.pk, 2, "")) is not None
+    # Watched: bo's catch-up, then his part of version 2, drawn by the process that committed it.
+    assert rendered == [f"u{bo.pk}", f"u{bo.pk}"]
     await socket.disconnect()
