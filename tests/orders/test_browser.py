@@ -21,8 +21,8 @@ ORDERS = {
     "pirater": [("Roll the dice", {}), ("Capture a ship when possible", {}),
                 ("Move the ship nearest the treasure towards it", {}), ("Otherwise, any move the dice allow", {})],
     "catan_ships": [("Roll the dice", {}), ("On a 7, discard in this order of resources", {"f.order": ["ore", "grain"]}),
-                    ("Put the robber (or the pirate) on the leader", {}), ("Decline every trade offer", {}),
-                    ("End the turn", {})],
+                    ("Put the robber on the leader", {}), ("Move the pirate onto a ship of the leader", {}),
+                    ("Decline every trade offer", {}), ("Leave my ships where they are", {}), ("End the turn", {})],
 }
 
 
