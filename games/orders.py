@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _, gettext_lazy
 
 from games import jobs
 from games.errors import BadRequest, NotAllowed
-from games.models import Match, StandingOrders
+from games.models import ActionLog, Match, StandingOrders
 
 MAX_LINES = 20
 SCOPES = ("always", "turn", "until")
@@ -201,6 +201,23 @@ def order_action(match, engine, number: int, now) -> dict | None:
         orders.lines = lines
         orders.save(update_fields=["lines", "dropped", "told_turn", "updated_at"])
     return None if chosen is None else chosen[1]
+
+
+# The engines' headers of what comes after a turn: the next player's turn ("turn", in every
+# game), Fuldrigger's new round and a turn lost to scurvy, the first player named. Each follows
+# the move that ended a turn, in the same log row, but is not part of that move.
+TURN_HEADERS = frozenset(("turn", "round", "turn_lost", "first_player"))
+
+
+def passes_the_turn(event: dict) -> bool:
+    """Whether a logged event ends a turn: a header of what comes next, or the match's end."""
+    return event.get("type") in TURN_HEADERS or event.get("type") == "match_finished"
+
+
+def played_by_order(row_kind: str, event: dict) -> bool:
+    """Whether the log marks an event "played by standing order": an event of a move the orders
+    played, not the next player's turn header logged with it (issue 33)."""
+    return row_kind == ActionLog.ORDER and not passes_the_turn(event)
 
 
 def line_words(game: str, line: dict, view) -> str:

@@ -154,7 +154,10 @@ def log_items(context, lines) -> str:
             item += [' <span class="dice" aria-label="', dice_words % {"faces": faces}, '">']
             item += [f'<span class="die">{v(d)}</span>' for d in dice]
             item.append("</span>")
-        if line["kind"] == "order":  # a standing order played it (games/orders.py)
+        # A standing order played it (games/orders.py). The log lines say so of each event
+        # (`by_order`, games.orders.played_by_order): the next player's turn header, logged with
+        # the move that ended the turn, is not marked; lines without it go by their row's kind.
+        if line.get("by_order", line["kind"] == "order"):
             item += [' <em class="by-order">(', v(by_order), ")</em>"]
         item.append("</li>")
         items.append("".join(item))
