@@ -220,13 +220,28 @@ def played_by_order(row_kind: str, event: dict) -> bool:
     return row_kind == ActionLog.ORDER and not passes_the_turn(event)
 
 
+def places(game: str, kind: str, view) -> list[dict]:
+    """The places of the board a field of this kind ("edge") may name, each {value, words,
+    left, top} (where it lies on the board, in percent), from the game's own pages (its
+    `order_places`); none for a game whose orders name no place."""
+    try:
+        pages = importlib.import_module(f"games.{game}.pages")
+    except ImportError:
+        return []
+    order_places = getattr(pages, "order_places", None)
+    return order_places(view, kind) if order_places is not None and view else []
+
+
 def line_words(game: str, line: dict, view) -> str:
     """One line in words for its owner's panel."""
     module = vocabulary(game)
     parts = [str(KIND_LABELS.get(line["kind"], line["kind"]))]
-    for field in module.KINDS.get(line["kind"], {}):
+    for field, kind in module.KINDS.get(line["kind"], {}).items():
         value = line.get(field)
-        names = dict((str(v), label) for v, label in module.choices(field, view, translation.get_language()))
+        if kind == "edge":  # a place on the board: its words, as the board says them
+            names = {str(p["value"]): p["words"] for p in places(game, kind, view)}
+        else:
+            names = dict((str(v), label) for v, label in module.choices(field, view, translation.get_language()))
         if isinstance(value, list):
             shown = ", ".join(str(names.get(str(v), v)) for v in value)
         else:

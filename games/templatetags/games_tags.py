@@ -212,3 +212,16 @@ def action_form(context, action=None, *, id="", css="", label="", target="#match
         action = action_json(action)
     return {"url": reverse("match_action", args=[match.pk]), "version": match.version, "action": action,
             "id": id, "css": css, "label": label, "target": target, "swap": swap, "ship": ship, "start": start}
+
+
+@register.simple_tag
+def order_places(match, kind: str) -> list[dict]:
+    """The places of the board an Orders panel field of this kind may name ({value, words, left,
+    top}), for its list and its pick on the board (games.orders.places). The board is public:
+    it is read from the spectators' view."""
+    from games import orders
+    from games.engines import get_engine
+
+    if match is None or match.state is None:
+        return []
+    return orders.places(match.game, kind, get_engine(match.game).view(match.state, None))

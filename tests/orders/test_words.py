@@ -263,7 +263,8 @@ def catan_stir(engine, state, rnd):
 def catan_lines(view, legal, rnd):
     order = rnd.sample(RESOURCES, rnd.randint(1, 5))
     roads = [a["edge"] for a in legal if a["type"] == "build_road"]
-    edge = rnd.choice(roads) if roads and rnd.random() < 0.8 else rnd.randrange(len(view["board"]["edges"]))
+    land = [e["id"] for e in view["board"]["edges"] if e["kind"] != "sea"]
+    edge = rnd.choice(roads) if roads and rnd.random() < 0.8 else rnd.choice(land)
     lines = [{"kind": "roll"}, {"kind": "discard", "order": order}, {"kind": "robber_leader"},
              {"kind": "pirate_leader"}, {"kind": "decline_trades"}, {"kind": "build_road", "edge": edge},
              {"kind": "unload"}, {"kind": "end_sailing"}, {"kind": "end_turn"}]

@@ -14,7 +14,7 @@ KINDS = {
     "pirate_leader": {},
     "decline_trades": {},
     "accept_trades": {"give": "choice", "get": "choice"},
-    "build_road": {"edge": "int"},
+    "build_road": {"edge": "edge"},  # picked on the board (games/catan_ships/pages.order_places)
     "unload": {},
     "end_sailing": {},
     "end_turn": {},
@@ -30,10 +30,11 @@ def choices(field: str, view, lang: str = "en") -> list[tuple]:
 
 def problems(lines, view) -> list[tuple]:
     found = field_problems(KINDS, lines, choices, view)
-    edges = len(view["board"]["edges"]) if view else 0
+    # A road goes on land or on the coast, never out at sea.
+    roads = {e["id"] for e in view["board"]["edges"] if e.get("kind") != "sea"} if view else set()
     for i, line in enumerate(lines if isinstance(lines, list) else []):
         if isinstance(line, dict) and line.get("kind") == "build_road" and not any(p[0] == i for p in found):
-            if not 0 <= whole_number(line["edge"]) < edges:
+            if whole_number(line["edge"]) not in roads:
                 found.append((i, "no_such", {"field": "edge", "value": str(line["edge"])[:40]}))
     return sorted(found, key=lambda p: p[0])
 
