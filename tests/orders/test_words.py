@@ -251,13 +251,9 @@ def catan_stir(engine, state, rnd):
     get = rnd.choice([r for r in RESOURCES if r != give])
     offer = {"type": "offer", "give": {give: rnd.randint(1, hand[give])}, "get": {get: rnd.choice((1, 1, 2, 4))},
              "to": None}
-    if offer not in engine.legal_actions(state, seat) and not any(a["type"] == "offer" for a in engine.legal_actions(state, seat)):
-        return state
-    try:
-        state, _ = engine.apply(state, seat, offer)
-    except Exception:  # an offer the rules refuse (too many this turn) is simply not made
-        pass
-    return state
+    if not any(a["type"] == "offer" for a in engine.legal_actions(state, seat)):
+        return state  # no more offers this turn
+    return engine.apply(state, seat, offer)[0]
 
 
 def catan_lines(view, legal, rnd):
@@ -303,7 +299,8 @@ def catan_check(line, view, legal, state, seat, action, after, events):
         numbers = {h["id"]: h.get("number") or 7 for h in view["board"]["hexes"]}
         best = min(abs(7 - numbers[a["hex"]]) for a in legal if a["type"] == "move_robber" and a["hex"] in theirs)
         assert abs(7 - numbers[action["hex"]]) == best, "the leader's best hex"
-        if any(a["type"] == "move_robber" and a["hex"] == action["hex"] and a.get("steal_from") == target for a in legal):
+        if any(a["type"] == "move_robber" and a["hex"] == action["hex"] and a.get("steal_from") == target
+               for a in legal):
             assert [e["victim"] for e in events if e["type"] == "stole_card"] == [target], "stealing from them"
     elif kind == "pirate_leader":
         if action is None:
@@ -326,8 +323,8 @@ def catan_check(line, view, legal, state, seat, action, after, events):
         answerable = [a for a in legal if a["type"] == "answer" and a["accept"] is True]
         offers = {o["id"]: o for o in state["offers"]}
         if action is None:
-            assert not any(offers[a["offer"]]["give"] == {line["give"]: 1} and offers[a["offer"]]["get"] == {line["get"]: 1}
-                           for a in answerable)
+            assert not any(offers[a["offer"]]["give"] == {line["give"]: 1}
+                           and offers[a["offer"]]["get"] == {line["get"]: 1} for a in answerable)
             return
         offer = offers[action["offer"]]
         assert action["type"] == "answer" and action["accept"] is True
@@ -350,8 +347,8 @@ def catan_check(line, view, legal, state, seat, action, after, events):
         if action is None:
             return
         assert action["type"] == "end_sailing"
-        assert [(s["edge"], s["cargo"]) for s in after["ships"]] == [(s["edge"], s["cargo"]) for s in state["ships"]], \
-            "the ships stay where they are"
+        where = [(s["edge"], s["cargo"]) for s in state["ships"]]
+        assert [(s["edge"], s["cargo"]) for s in after["ships"]] == where, "the ships stay where they are"
     elif kind == "end_turn":
         if action is None:
             assert {"type": "end_turn"} not in legal
