@@ -27,8 +27,11 @@ def orders_played(*, match_id, first_seq, last_seq, turn_passed_to=None):
     owners = {o.seat: o for o in StandingOrders.objects.filter(match_id=match_id).select_related("user__profile")}
     if not owners:
         return
-    rows = list(ActionLog.objects.filter(match_id=match_id, seq__gt=max(0, first_seq - LOOKBACK), seq__lte=last_seq)
-                .order_by("seq").values_list("seq", "seat", "kind", "events"))
+    log = ActionLog.objects.filter(match_id=match_id).order_by("seq").values_list("seq", "seat", "kind", "events")
+    rows = list(log.filter(seq__gte=first_seq, seq__lte=last_seq))
+    if not any(passes_the_turn(e) for _seq, _seat, _kind, events in rows for e in events):
+        return  # no turn ended: what the orders played is told when it does
+    rows = list(log.filter(seq__gt=max(0, first_seq - LOOKBACK), seq__lt=first_seq)) + rows
     match = None
     turn = []  # the rows of the turn under way, oldest first
     for seq, seat, kind, events in rows:

@@ -61,3 +61,24 @@ def test_a_turn_the_orders_played_in_two_goes_is_told_once_with_all_of_it(sea_ma
     # The next player's turn header is not among what anna's orders did.
     header = next(e for r in rows for e in r.events if e["type"] in ("turn", "round"))
     assert engine.describe(header, names) not in told.get().text
+
+
+def test_a_turn_the_timeout_ends_after_the_orders_rolled_tells_of_the_roll(sea_match, commits):
+    from datetime import timedelta
+
+    from games import services
+
+    match = to_turn_of(commits, sea_match, 1)
+    anna = seat_user(match, 0)
+    commits(orders.orders_set, match_id=match.pk, user=anna, lines=[{"kind": "roll"}])
+    act(commits, match, 1, "roll")
+    act(commits, match, 1, "end_turn")
+    match = running(match.pk)
+    assert match.turn_seats == [0]
+    commits(services.deadline_apply, match_id=match.pk, now=match.turn_deadline + timedelta(seconds=1))
+    assert running(match.pk).turn_seats == [1]
+    told = Notification.objects.get(user=anna, text__startswith="Your standing orders played your turn")
+    roll = ActionLog.objects.get(match=match, seat=0, kind=ActionLog.ORDER)
+    engine = get_engine(match.game)
+    said = " ".join(engine.describe(e, seat_names(match)) for e in roll.events if not orders.passes_the_turn(e))
+    assert told.text.endswith(": " + said)
