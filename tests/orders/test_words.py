@@ -163,7 +163,7 @@ def test_every_fuldrigger_order_does_what_it_says():
 
 
 def test_fuldrigger_buy_counts_the_duty_at_anothers_fortress():
-    """The case of issue 33: "at most 12" paid 22 at another's fortress."""
+    """F24, the case of issue 33: "at most 12" paid 22 at another's fortress (the duty)."""
     for state, seat, legal in playout("fuldrigger", 3, SEEDS[0], 2000):
         buys = [a for a in legal if a["type"] == "buy_cargo"]
         if buys:
@@ -189,7 +189,7 @@ def pirater_lines(view, legal, rnd):
 
 def pirater_check(line, view, legal, state, seat, action, after, events):
     kind, board = line["kind"], get_board(view["board"])
-    if kind == "home_port":
+    if kind == "home_port":  # P5/P7, P26-P27: a free port, or a side's ports
         free = [g for g in port_groups(board, view["options"])
                 if not any(p in s["ports"] for s in view["seats"] for p in g)]
         if action is None:
@@ -302,7 +302,7 @@ def catan_check(line, view, legal, state, seat, action, after, events):
         if any(a["type"] == "move_robber" and a["hex"] == action["hex"] and a.get("steal_from") == target
                for a in legal):
             assert [e["victim"] for e in events if e["type"] == "stole_card"] == [target], "stealing from them"
-    elif kind == "pirate_leader":
+    elif kind == "pirate_leader":  # C17-C18: the pirate moves one edge, or stays
         if action is None:
             assert view["phase"] != "pirate"
             return
