@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _, gettext_lazy
 
 from games import jobs
 from games.errors import BadRequest, NotAllowed
-from games.models import Match, StandingOrders
+from games.models import ActionLog, Match, StandingOrders
 
 MAX_LINES = 20
 SCOPES = ("always", "turn", "until")
@@ -22,21 +22,24 @@ SCOPES = ("always", "turn", "until")
 KIND_LABELS = {
     "roll": gettext_lazy("Roll the dice"),
     "sail": gettext_lazy("Sail a ship towards a port by the shortest safe route"),
-    "sell": gettext_lazy("Sell a good if the price is at least"),
-    "buy": gettext_lazy("Buy a good if it costs at most"),
+    "sell": gettext_lazy("Sell a good if I get at least (after any duty)"),
+    "buy": gettext_lazy("Buy a good if it costs at most (duty included)"),
     "end_turn": gettext_lazy("End the turn"),
     "decline_offers": gettext_lazy("Decline offers from others"),
     "accept_offers": gettext_lazy("Accept an offer that pays at least"),
+    "home_port": gettext_lazy("Choose my home port (if it is taken, the first free one)"),
     "capture": gettext_lazy("Capture a ship when possible"),
     "treasure_home": gettext_lazy("Bring a treasure home by the shortest way"),
     "toward_treasure": gettext_lazy("Move the ship nearest the treasure towards it"),
     "any_move": gettext_lazy("Otherwise, any move the dice allow"),
     "discard": gettext_lazy("On a 7, discard in this order of resources"),
-    "robber_leader": gettext_lazy("Put the robber (or the pirate) on the leader's best hex"),
+    "robber_leader": gettext_lazy("Put the robber on the leader's best hex"),
+    "pirate_leader": gettext_lazy("Move the pirate onto a ship of the leader's, or else leave it"),
     "decline_trades": gettext_lazy("Decline every trade offer"),
     "accept_trades": gettext_lazy("Accept trade offers giving me one resource for another"),
     "build_road": gettext_lazy("Build a road at an edge if I can pay"),
     "unload": gettext_lazy("Unload ships when docked"),
+    "end_sailing": gettext_lazy("Leave my ships where they are when asked to sail"),
 }
 FIELD_LABELS = {"ship": gettext_lazy("ship"), "port": gettext_lazy("port"), "good": gettext_lazy("good"),
                 "at_least": gettext_lazy("at least"), "at_most": gettext_lazy("at most"),
@@ -200,13 +203,45 @@ def order_action(match, engine, number: int, now) -> dict | None:
     return None if chosen is None else chosen[1]
 
 
+# The engines' headers of what comes after a turn: the next player's turn ("turn", in every
+# game), Fuldrigger's new round and a turn lost to scurvy, the first player named. Each follows
+# the move that ended a turn, in the same log row, but is not part of that move.
+TURN_HEADERS = frozenset(("turn", "round", "turn_lost", "first_player"))
+
+
+def passes_the_turn(event: dict) -> bool:
+    """Whether a logged event ends a turn: a header of what comes next, or the match's end."""
+    return event.get("type") in TURN_HEADERS or event.get("type") == "match_finished"
+
+
+def played_by_order(row_kind: str, event: dict) -> bool:
+    """Whether the log marks an event "played by standing order": an event of a move the orders
+    played, not the next player's turn header logged with it (issue 33)."""
+    return row_kind == ActionLog.ORDER and not passes_the_turn(event)
+
+
+def places(game: str, kind: str, view) -> list[dict]:
+    """The places of the board a field of this kind ("edge") may name, each {value, words,
+    left, top} (where it lies on the board, in percent), from the game's own pages (its
+    `order_places`); none for a game whose orders name no place."""
+    try:
+        pages = importlib.import_module(f"games.{game}.pages")
+    except ImportError:
+        return []
+    order_places = getattr(pages, "order_places", None)
+    return order_places(view, kind) if order_places is not None and view else []
+
+
 def line_words(game: str, line: dict, view) -> str:
     """One line in words for its owner's panel."""
     module = vocabulary(game)
     parts = [str(KIND_LABELS.get(line["kind"], line["kind"]))]
-    for field in module.KINDS.get(line["kind"], {}):
+    for field, kind in module.KINDS.get(line["kind"], {}).items():
         value = line.get(field)
-        names = dict((str(v), label) for v, label in module.choices(field, view, translation.get_language()))
+        if kind == "edge":  # a place on the board: its words, as the board says them
+            names = {str(p["value"]): p["words"] for p in places(game, kind, view)}
+        else:
+            names = dict((str(v), label) for v, label in module.choices(field, view, translation.get_language()))
         if isinstance(value, list):
             shown = ", ".join(str(names.get(str(v), v)) for v in value)
         else:

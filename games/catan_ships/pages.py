@@ -563,3 +563,20 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
         "development_left": view.get("development_left"),
         "winner": {"name": seat_name(names, winner), "colour": seat_colour(colours, winner)} if winner is not None else None,
     }
+
+
+def order_places(view: dict, kind: str) -> list[dict]:
+    """The places of the board a standing order's field of this kind may name, for the Orders
+    panel's pick on the board (templates/games/partials/orders.html, static/js/orders.js): for
+    an "edge", every edge a road may take (on land or the coast), with its words and where it
+    lies on the board in percent, as the lit spots are placed."""
+    if kind != "edge":
+        return []
+    board = Board(view["board"])
+    out = []
+    for edge in view["board"]["edges"]:
+        if edge.get("kind") == "sea":
+            continue
+        left, top = board.percent(edge["x"], edge["y"])
+        out.append({"value": edge["id"], "words": board.place_words("edge", edge["id"]), "left": left, "top": top})
+    return sorted(out, key=lambda p: (p["words"], p["value"]))

@@ -1,7 +1,8 @@
 """What the three games' standing orders share (each game's vocabulary is in its orders.py).
 
 A line is a dict: {"kind": ..., <its fields>}. A game's module declares KINDS (kind -> its
-fields, each field "int", "text" or "choice"), `choices(field, view)` for a choice field,
+fields, each field "int", "text", "choice", "order" or "edge": a place on the board, a whole
+number the page lets the player pick on the board), `choices(field, view)` for a choice field,
 `problems(lines, view)` -> [(line index, problem, details)] and
 `choose(lines, view, legal) -> (line index, action) | None`, which only ever picks one of the
 legal actions it is given: an order can never play what a player could not."""
@@ -31,7 +32,7 @@ def field_problems(kinds: dict, lines: list, choices, view) -> list[tuple]:
             value = line.get(name)
             if value is None or value == "":
                 out.append((i, "missing", {"field": name}))
-            elif kind == "int":
+            elif kind in ("int", "edge"):
                 number = whole_number(value)
                 if number is None or not 0 <= number <= 100000:
                     out.append((i, "not_a_number", {"field": name, "value": str(value)[:40]}))

@@ -6,7 +6,7 @@ import pytest
 
 from games import services
 from games.engines import get_engine
-from games.models import ActionLog, Match
+from games.models import ActionLog, Match, StandingOrders
 from tests.browser.conftest import ARTIFACTS
 from tests.conftest import make_user
 
@@ -21,8 +21,8 @@ ORDERS = {
     "pirater": [("Roll the dice", {}), ("Capture a ship when possible", {}),
                 ("Move the ship nearest the treasure towards it", {}), ("Otherwise, any move the dice allow", {})],
     "catan_ships": [("Roll the dice", {}), ("On a 7, discard in this order of resources", {"f.order": ["ore", "grain"]}),
-                    ("Put the robber (or the pirate) on the leader", {}), ("Decline every trade offer", {}),
-                    ("End the turn", {})],
+                    ("Put the robber on the leader", {}), ("Move the pirate onto a ship of the leader", {}),
+                    ("Decline every trade offer", {}), ("Leave my ships where they are", {}), ("End the turn", {})],
 }
 
 
@@ -105,4 +105,50 @@ def test_orders_set_in_the_browser_play_on_while_the_player_is_away(browser, liv
     bots_moved = ActionLog.objects.filter(match=match, seq__gt=version, kind=ActionLog.BOT).exists()
     assert bots_moved and match.version > version + 3
     assert not ActionLog.objects.filter(match=match, seat=0, kind=ActionLog.TIMEOUT).exists()
+    assert errors == []
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_a_road_order_takes_its_edge_from_a_pick_on_the_board(browser, live_site, device):
+    """Catan's "Build a road at an edge" (issue 33): the place is picked on the board, lit as the
+    knight's hexes are, by a tap on a phone; the pick only fills the field, the order is added
+    by its own button, and the line names the place in words."""
+    anna = make_user("anna")
+    match = services.match_create(creator=anna, game="catan_ships", seats=3, bot_seats=2, title="Roads by order")
+    match = _to_the_game_proper(Match.objects.get(pk=match.pk), anna)
+    context = browser.new_context(**(DESKTOP if device == "desktop" else PHONE))
+    page, errors = context.new_page(), []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live_site + "/accounts/login/")
+    page.fill("#id_username", "anna")
+    page.fill("#id_password", "pw-" + "anna" * 2)
+    page.click("main button[type=submit]")
+    page.wait_for_url(live_site + "/")
+    page.goto(f"{live_site}/matches/{match.pk}/")
+    kind = page.locator("#orders details.orders-add", has=page.locator("summary:has-text(\"Build a road at an edge\")"))
+    summary = kind.locator("summary")
+    summary.scroll_into_view_if_needed()
+    summary.tap() if device == "phone" else summary.click()
+    pick = kind.locator("button.orders-pick")
+    pick.wait_for(state="visible")
+    version = Match.objects.get(pk=match.pk).version
+    pick.tap() if device == "phone" else pick.click()
+    spots = page.locator("#cs-live .cs-board.orders-picking .orders-picks .orders-pick-spot")
+    spots.first.wait_for(state="visible")
+    assert spots.count() == kind.locator("select[name='f.edge'] option[value]:not([value=''])").count()
+    spot = spots.nth(spots.count() // 2)
+    spot.scroll_into_view_if_needed()
+    value, words = spot.get_attribute("value"), spot.get_attribute("title")
+    page.screenshot(path=str(ARTIFACTS / f"orders-road-pick-{device}.png"), full_page=False)
+    spot.tap() if device == "phone" else spot.click()
+    page.wait_for_function("() => !document.querySelector('.orders-picks')")
+    assert kind.locator("select[name='f.edge']").input_value() == value
+    assert Match.objects.get(pk=match.pk).version == version, "a pick plays nothing"
+    assert not StandingOrders.objects.filter(match=match).exists(), "a pick saves nothing"
+    add = kind.locator("button[type=submit]")
+    add.tap() if device == "phone" else add.click()
+    page.wait_for_function("() => document.querySelectorAll('#orders .orders-lines li:not(.empty)').length == 1")
+    assert words in page.locator("#orders .orders-lines li").first.inner_text()
+    assert StandingOrders.objects.get(match=match, seat=0).lines[0]["edge"] == value
+    context.close()
     assert errors == []

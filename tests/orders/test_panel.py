@@ -81,3 +81,37 @@ def test_the_panel_that_replaces_this_one_says_where_the_focus_goes(sea_match):
     assert 'id="orders-title"' in focused(post(bo, sea_match, do="remove", index="0"))
     page = bo.get(f"/matches/{sea_match.pk}/").content.decode()
     assert "autofocus" not in page.split('id="orders"', 1)[1].split("</section>", 1)[0]
+
+
+def test_an_order_that_names_a_place_lists_the_places_in_words_to_pick_on_the_board(player, opponent, third):
+    """Catan's "Build a road at an edge": the panel names each edge a road may take as the board
+    does (never a raw number), with where it lies for the pick on the board; the line reads the
+    same words; a sea edge is refused (issue 33)."""
+    import re
+
+    from games import services
+    from games.catan_ships.pages import Board
+    from games.engines import get_engine
+
+    match = services.match_create(creator=player, game="catan_ships", seats=3)
+    for user in (opponent, third):
+        services.match_join(match_id=match.pk, user=user)
+    match.refresh_from_db()
+    anna = client_for(seat_user(match, 0))
+    html = anna.get(f"/matches/{match.pk}/").content.decode()
+    field = re.search(r'<select name="f.edge"[^>]*>(.*?)</select>', html, re.S)
+    assert field and 'class="orders-pick"' in html and "js/orders.js" in html
+    options = re.findall(r'<option value="(\d+)" data-x="([\d.]+)" data-y="([\d.]+)">([^<]+)</option>', field.group(1))
+    board = get_engine("catan_ships").view(match.state, None)["board"]
+    roads = [e for e in board["edges"] if e["kind"] != "sea"]
+    assert len(options) == len(roads) and not any(words.strip().isdigit() for *_, words in options)
+    edge = roads[0]["id"]
+    words = Board(board).place_words("edge", edge)
+    assert any(value == str(edge) and said == words.replace("'", "&#x27;") for value, _x, _y, said in options)
+    added = post(anna, match, do="add", kind="build_road", **{"f.edge": str(edge)})
+    assert added.status_code == 200
+    assert f"edge: {words}".replace("'", "&#x27;") in added.content.decode()
+    sea = next(e["id"] for e in board["edges"] if e["kind"] == "sea")
+    refused = post(anna, match, do="add", kind="build_road", **{"f.edge": str(sea)})
+    assert refused.status_code == 400 and f"no edge called {sea}" in refused.content.decode()
+    assert kinds(match, seat=0) == ["build_road"]

@@ -230,8 +230,8 @@ AWAY = {"fuldrigger": [{"kind": "roll"}, {"kind": "decline_offers"}, {"kind": "e
         "pirater": [{"kind": "roll"}, {"kind": "capture"}, {"kind": "treasure_home"},
                     {"kind": "toward_treasure"}, {"kind": "any_move"}],
         "catan_ships": [{"kind": "roll"}, {"kind": "discard", "order": ["ore", "grain"]},
-                        {"kind": "robber_leader"}, {"kind": "decline_trades"}, {"kind": "unload"},
-                        {"kind": "end_turn"}]}
+                        {"kind": "robber_leader"}, {"kind": "pirate_leader"}, {"kind": "decline_trades"},
+                        {"kind": "unload"}, {"kind": "end_turn"}, {"kind": "end_sailing"}]}
 SETUP = {"homes", "setup", "ports", "choose_ports"}
 
 

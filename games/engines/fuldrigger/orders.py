@@ -1,5 +1,6 @@
 """Fuldrigger's standing orders: what a merchant may leave to be done while away. Reads only
-the seat's view and its legal actions (games/engines/standing.py)."""
+the seat's view and its legal actions (games/engines/standing.py). Prices are what the seat
+pays or is left with, duty included, as the engine's own trade functions count them."""
 from games.engines.base import edition_of
 from games.engines.fuldrigger import trade
 from games.engines.fuldrigger.book import WORDS
@@ -90,16 +91,18 @@ def _action(line, view, legal):
             ship = view["ships"].get(str(action["ship"]))
             if ship is None or not ship["cargo"] or ship["cargo"]["good"] != line["good"]:
                 return False
-            price = trade.sale_price(view, seat, ship["node"], line["good"])
-            return price is not None and price >= floor
+            # What the seat is left with: the price less any duty at another's fortress (F24).
+            takings = trade.sale_takings(view, seat, ship["node"], line["good"])
+            return takings is not None and takings >= floor
         return first_legal(legal, "sell_cargo", worth_it)
     if kind == "buy":
         ceiling = whole_number(line["at_most"])
 
         def cheap(action):
             ship = view["ships"].get(str(action["ship"]))
-            price = trade.buy_price(view, ship["node"], action["good"]) if ship else None
-            return action["good"] == line["good"] and price is not None and price <= ceiling
+            # What the seat pays: the price and any duty at another's fortress (F24).
+            cost = trade.buy_cost(view, seat, ship["node"], action["good"]) if ship else None
+            return action["good"] == line["good"] and cost is not None and cost <= ceiling
         return first_legal(legal, "buy_cargo", cheap)
     return None
 

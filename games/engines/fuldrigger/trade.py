@@ -62,6 +62,24 @@ def buy_price(state: dict, port: str, good: str) -> int | None:
     return None if entry is None else entry["buy"]
 
 
+def buy_cost(state: dict, seat: int, port: str, good: str) -> int | None:
+    """What one load costs this seat here, all told: the port's price and, at another's
+    fortress, the duty (F24)."""
+    price = buy_price(state, port, good)
+    if price is None:
+        return None
+    return price + (DUTY if duty_owner(state, seat, port) is not None else 0)
+
+
+def sale_takings(state: dict, seat: int, port: str, good: str) -> int | None:
+    """What selling one load here leaves this seat with: the price, less the duty at another's
+    fortress (F24)."""
+    price = sale_price(state, seat, port, good)
+    if price is None:
+        return None
+    return price - (DUTY if duty_owner(state, seat, port) is not None else 0)
+
+
 def sale_price(state: dict, seat: int, port: str, good: str) -> int | None:
     """What the port pays this seat for one load now: list price, this round's cards, the fall
     for loads already sold here this turn (F31), the fortress owner's bonus (F25); never < 0."""
@@ -103,7 +121,7 @@ def do_buy_cargo(state: dict, seat: int, action: dict, events: list) -> None:
     if state["tokens"][good] <= 0:
         raise IllegalAction.said(WORDS, "error.no_loads", good=Name("good", good))
     owner = duty_owner(state, seat, port)
-    cost = price + (DUTY if owner is not None else 0)
+    cost = buy_cost(state, seat, port, good)
     if state["cash"][seat] < cost:
         raise IllegalAction.said(WORDS, "error.cargo_cost", good=Name("good", good), cost=cost,
                                  cash=state["cash"][seat])

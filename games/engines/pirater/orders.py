@@ -1,9 +1,13 @@
 """Pirater's standing orders: the captain's plan for turns played while away. Reads only the
 seat's view and its legal actions (games/engines/standing.py)."""
 from games.engines.pirater.board import get_board
+from games.engines.pirater.book import WORDS
+from games.engines.pirater.state import port_groups
 from games.engines.standing import field_problems, first_fitting, first_legal
 
+FIRST_FREE = "first"
 KINDS = {
+    "home_port": {"port": "choice"},
     "roll": {},
     "capture": {},
     "treasure_home": {},
@@ -13,7 +17,23 @@ KINDS = {
 
 
 def choices(field: str, view, lang: str = "en") -> list[tuple]:
+    """(value, words in `lang`) a field may take: for the home port, the first free one or
+    any of the board's ports."""
+    if field == "port":
+        ports = view["ports"] if view else []
+        return [(FIRST_FREE, WORDS.say("order.first_free_port", lang))] + \
+            [(str(p["id"]), port_words(p["name"], lang)) for p in ports]
     return []
+
+
+def port_words(name: str, lang: str) -> str:
+    """A port's name ("north-west", "upper north-west") in `lang`."""
+    half, _, corner = name.rpartition(" ")
+    try:
+        words = WORDS.say(f"port.{corner}", lang)
+    except KeyError:
+        return name
+    return WORDS.say(f"port.{half}", lang, corner=words) if half in ("upper", "lower") else words
 
 
 def problems(lines, view) -> list[tuple]:
@@ -52,8 +72,23 @@ def _closer(board, legal, view, targets, only) -> dict | None:
     return best
 
 
+def _home_port(line, view, legal):
+    """The port named if it is still free (with the ports of its side, where a player chooses
+    a side, P26-P27), else the first free one."""
+    offered = [a for a in legal if a.get("type") == "choose_port"]
+    if line["port"] != FIRST_FREE:
+        wanted = int(line["port"])
+        group = next((g for g in port_groups(get_board(view["board"]), view["options"]) if wanted in g), [])
+        named = next((a for a in offered if a["port"] in group), None)
+        if named is not None:
+            return named
+    return next(iter(offered), None)
+
+
 def _action(line, view, legal):
     kind, seat = line["kind"], view["viewer"]
+    if kind == "home_port":
+        return _home_port(line, view, legal)
     if kind == "roll":
         return first_legal(legal, "roll")
     board = get_board(view["board"])
