@@ -3,6 +3,10 @@
 // every change, so the zoom is kept here and in sessionStorage, and applied again on each load.
 (function () {
   "use strict";
+  // Once a page: run twice (a swap that brings the board again), every listener below would be
+  // there twice, and one tap on a lit square would both choose it and sail there.
+  if (window.fdMapScript) return;
+  window.fdMapScript = true;
   var root = document.documentElement;
   root.classList.add("fd-js");
   var map = null;        // #fd-map, rendered once with the page
@@ -10,11 +14,14 @@
   var view = null;       // {cx, cy, zoom}: the centre in SVG units and the zoom (1 = whole world)
   var positions = null;  // node id -> [x, y]
   var storeKey = "fd-view:" + location.pathname;
+  var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;   // a finger, not a mouse
 
   // What the script says, in the page's language: board.html renders it on the map (data-say-*).
+  // A word may come in two: "-touch" for a finger, "-mouse" for a mouse ("tap" or "click").
   function say(key) {
     var el = document.getElementById("fd-map");
-    return (el && el.getAttribute("data-say-" + key)) || "";
+    if (!el) return "";
+    return el.getAttribute("data-say-" + key + (touch ? "-touch" : "-mouse")) || el.getAttribute("data-say-" + key) || "";
   }
 
   // SVG units per CSS pixel at zoom 1. A wide map shows the whole world; a narrow one (a phone)
@@ -50,8 +57,6 @@
   // ---- readable at every zoom ---------------------------------------------------------------
   // Symbols keep a size on screen between a least and a most (in CSS pixels) whatever the zoom:
   // the stylesheet scales them by these factors; ships are placed here (a row of them widens).
-  var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
-
   function factor(natural, least, most, s) {   // the scale that shows `natural` units at least..most px
     return Math.min(Math.max(natural / s, least), most) * s / natural;
   }
@@ -336,6 +341,9 @@
     try { return JSON.parse(select.value || "[]"); } catch (e) { return []; }
   }
 
+  // The square the last tap on the map chose, in the sail form then shown: a second tap on it sails.
+  var armed = null;
+
   function showChoice(byTap) {
     var select = document.getElementById("fd-dest");
     if (!select) return;
@@ -371,8 +379,16 @@
       if (to && select) {
         var option = select.querySelector("option[data-to='" + to + "']");
         if (option) {
-          if (select.value === option.value && sailForm()) { sailForm().requestSubmit(); return; }
+          // Only a second tap on the square the last tap chose sails: a destination picked in the
+          // list (or kept by the browser from before) is chosen again by the first tap, not sailed
+          // to, as the words beside the map say.
+          if (armed && armed.to === to && armed.select === select && select.value === option.value && sailForm()) {
+            armed = null;
+            sailForm().requestSubmit();
+            return;
+          }
           select.value = option.value;
+          armed = {to: to, select: select};
           showChoice(true);
           reveal(document.querySelector(".fd-sail .actions"));
           return;
@@ -407,7 +423,7 @@
   });
 
   document.addEventListener("change", function (evt) {
-    if (evt.target.id === "fd-dest") showChoice(false);
+    if (evt.target.id === "fd-dest") { armed = null; showChoice(false); }
     if (evt.target.name === "a.path" && evt.target.type === "radio") showRoute();
   });
 
