@@ -204,7 +204,8 @@ def _chosen_query(selected, attack, offer) -> str:
     """What the viewer has chosen (a ship, a square, a target, the offer form) as the query that
     shows it again; the page's script re-asks for it when a live update would wipe it out."""
     if selected:
-        return f"sail={selected['ship']}" + (f"&to={selected['to']['id']}" if selected["to"] else "")
+        return (f"sail={selected['ship']}" + (f"&to={selected['to']['id']}" if selected["to"] else "")
+                + ("&near=fleet" if selected["near_fleet"] else ""))
     if attack["chosen"]:
         return f"attack={attack['chosen']['key']}"
     if offer["form"]:
@@ -456,8 +457,12 @@ def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -
                             "label": ngettext("%(count)s square", "%(count)s squares", len(path))
                                      % {"count": len(path)} + "; " + (", ".join(danger) or _("no hazards"))})
         chosen = {"id": to, "name": place(to), "routes": options}
+    # Asked for from the list of ships (?near=fleet): the form opens there, under the ship's row,
+    # and the page stays where the player is reading (issue 33: it jumped 338 px up to the turn).
+    near_fleet = query.get("near") == "fleet"
     return {"ship": number, "name": ship["name"], "from": place(ship["node"]), "node": ship["node"],
             "total": view["turn"]["total"], "destinations": destinations, "to": chosen,
+            "near_fleet": near_fleet, "near": "&near=fleet" if near_fleet else "",
             "action": {"type": "move", "ship": number}}
 
 

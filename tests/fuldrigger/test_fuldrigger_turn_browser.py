@@ -217,9 +217,17 @@ def test_one_tap_on_a_lit_square_only_chooses_it_even_when_the_list_chose_it_fir
         anna.press(page.locator(".fd-turn button:has-text('Roll the dice')"))
         page.wait_for_selector("#fd-pieces .fd-ship.fd-mine a")
         anna.settled()
-        anna.press(page.locator(".fd-fleet a.button").first)                     # "Sail…"
+        sail = page.locator(".fd-fleet a.button").first                        # "Sail…"
+        sail.scroll_into_view_if_needed()
+        before = page.evaluate("scrollY")
+        anna.press(sail)
         page.wait_for_selector("#fd-dest")
         anna.settled()
+        # The form opens under the ship's row, where the player is reading: the page stays put
+        # (it jumped 338 px up to the turn's panel).
+        assert page.locator(".fd-fleet #fd-sail").count() == 1
+        assert abs(page.evaluate("scrollY") - before) < 60, (before, page.evaluate("scrollY"))
+        page.screenshot(path=str(ARTIFACTS / f"fd-sail-from-fleet-{device}.png"))
         hint = page.locator(".fd-sail .fd-hint").inner_text()
         verb = "Tap" if device == "phone" else "Click"
         assert hint.startswith(verb + " a lit square") and (verb.lower() + " it again") in hint, hint
