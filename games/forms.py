@@ -2,7 +2,7 @@ from datetime import timedelta
 
 from django import forms
 from django.utils import timezone
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import get_language, gettext as _, gettext_lazy
 
 from accounts.validators import no_control_characters
 from games.engines import ENGINES, IllegalAction
@@ -27,6 +27,33 @@ def seat_bounds(engine) -> tuple[int, int]:
             allowed.append(seats)
             break
     return (min(allowed), max(allowed)) if allowed else (2, 8)
+
+
+def seats_help(engine, lang=None) -> str:
+    """What the seats field says: the seats the game takes as it is, and those only a variant
+    allows, with the variant's name ("2 to 4 players; 5 to 8 with “Double board”"), so that a
+    player who types 6 knows before the form refuses it."""
+    least, most = seat_bounds(engine)
+    plain = [n for n in range(least, most + 1) if _seats_ok(engine, {}, n)]
+    if not plain or plain == list(range(least, most + 1)):
+        return _("%(least)s to %(most)s players.") % {"least": least, "most": most}
+    parts = [_("%(least)s to %(most)s players") % {"least": plain[0], "most": plain[-1]}]
+    for o in engine.options(lang=lang):
+        if o["kind"] != "bool":
+            continue
+        more = [n for n in range(least, most + 1) if n not in plain and _seats_ok(engine, {o["name"]: True}, n)]
+        if more:
+            parts.append(_("%(least)s to %(most)s with “%(variant)s”") % {
+                "least": more[0], "most": more[-1], "variant": o["label"]})
+    return "; ".join(parts) + "."
+
+
+def _seats_ok(engine, options, seats) -> bool:
+    try:
+        engine.check_options(options, seats)
+    except IllegalAction:
+        return False
+    return True
 
 
 class MatchForm(forms.Form):
@@ -63,7 +90,7 @@ class MatchForm(forms.Form):
         if engine is not None:
             least, most = seat_bounds(engine)
             self._bound("seats", least, most, initial=least,
-                        help_text=_("%(least)s to %(most)s players.") % {"least": least, "most": most})
+                        help_text=seats_help(engine, get_language()))
             self._bound("bot_seats", 0, most - 1)
             rounds = next((o for o in engine.options() if o["name"] == ROUNDS_OPTION), None)
             if rounds is not None:

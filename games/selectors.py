@@ -9,6 +9,7 @@ from accounts.models import display_name
 from games.engines import get_engine, may_act
 from games.errors import NotAllowed, NotFound
 from games.models import ActionLog, Match, Seat, finish_reason_display
+from games.orders import played_by_order
 
 LOG_LINES = 30
 
@@ -200,6 +201,7 @@ def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> lis
             if not event_visible(event, seat_number) or told_otherwise(event, seat_number):
                 continue
             lines.append({"seq": row.seq, "at": row.created_at, "kind": row.kind,
+                          "by_order": played_by_order(row.kind, event),
                           "text": text, "dice": event.get("dice")})
     return lines
 

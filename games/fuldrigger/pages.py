@@ -18,7 +18,8 @@ from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
 from games.engines.fuldrigger.sailing import pirates_spare, routes
 from games.engines.fuldrigger.state import (
-    DUTY, FORTRESS_PRICE, MIN_CARRIED, OWNER_BONUS, PRICE_DROP, SHIP_PRICE, SHIP_RESALE,
+    DUTY, FORTRESS_PRICE, MAX_FORTRESSES, MAX_SHIPS, MIN_CARRIED, OWNER_BONUS, PRICE_DROP, SHIP_PRICE, SHIP_RESALE,
+    fortresses_of, ships_of,
 )
 from games.fuldrigger import world_map
 from games.models import finish_reason_display
@@ -188,23 +189,53 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
         "chart": fortune_chart(view, seats),
         "final": final(match, seats) if match is not None else [],
         "other": acts.unhandled(),
-        "buy_ship": _button(_("Buy a ship"), acts.first("buy_ship")),
+        "buy_ship": _button(_("Buy a ship"), acts.first("buy_ship"), why=_why_no_ship(view, seat, acts)),
         "home": place(view["homes"][seat]) if seat is not None and seat < len(view["homes"])
                 and view["homes"][seat] else "",
         "prices": {"ship": SHIP_PRICE, "resale": SHIP_RESALE, "fortress": FORTRESS_PRICE},
     }
 
 
-def _button(label: str, action: dict | None) -> dict | None:
-    """A button for the turn's form (partials/button.html), or None when the action is not legal."""
-    return {"label": label, "action": action} if action else None
+def _button(label: str, action: dict | None, why: str = "") -> dict | None:
+    """A button for the turn's form (partials/button.html); when the action is not legal, the
+    button shown disabled with `why` (the engine's refusal), or None when there is nothing to say."""
+    if action:
+        return {"label": label, "action": action}
+    return {"label": label, "action": None, "why": why} if why else None
+
+
+def _my_turn(acts: Legal) -> bool:
+    return bool(acts.first("end_turn") or acts.first("roll"))
+
+
+def _why_no_ship(view, seat, acts: Legal) -> str:
+    """Why "Buy a ship" is refused on the viewer's turn, in the engine's words (F20: 100 ducats)."""
+    if seat is None or not _my_turn(acts):
+        return ""
+    if len(ships_of(view, seat)) >= MAX_SHIPS:
+        return book.WORDS.say("error.max_ships", language(), count=MAX_SHIPS)
+    if view["cash"][seat] < SHIP_PRICE:
+        return book.WORDS.say("error.ship_cost", language(), price=SHIP_PRICE, cash=view["cash"][seat])
+    return ""
+
+
+def _why_no_fortress(view, seat, port, acts: Legal) -> str:
+    """Why "Build a fortress here" is refused on the viewer's turn, in the engine's words (F23, F27)."""
+    if seat is None or not _my_turn(acts) or port in view["fortresses"]:
+        return ""
+    if len(fortresses_of(view, seat)) >= MAX_FORTRESSES:
+        return book.WORDS.say("error.max_fortresses", language(), count=MAX_FORTRESSES)
+    if view["cash"][seat] < FORTRESS_PRICE:
+        return book.WORDS.say("error.fortress_cost", language(), price=FORTRESS_PRICE, cash=view["cash"][seat])
+    return ""
 
 
 def _chosen_query(selected, attack, offer) -> str:
     """What the viewer has chosen (a ship, a square, a target, the offer form) as the query that
     shows it again; the page's script re-asks for it when a live update would wipe it out."""
     if selected:
-        return f"sail={selected['ship']}" + (f"&to={selected['to']['id']}" if selected["to"] else "")
+        return (f"sail={selected['ship']}" + (f"&to={selected['to']['id']}" if selected["to"] else "")
+                + ("&near=fleet" if selected["near_fleet"] else ""))
     if attack["chosen"]:
         return f"attack={attack['chosen']['key']}"
     if offer["form"]:
@@ -456,8 +487,12 @@ def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -
                             "label": ngettext("%(count)s square", "%(count)s squares", len(path))
                                      % {"count": len(path)} + "; " + (", ".join(danger) or _("no hazards"))})
         chosen = {"id": to, "name": place(to), "routes": options}
+    # Asked for from the list of ships (?near=fleet): the form opens there, under the ship's row,
+    # and the page stays where the player is reading (issue 33: it jumped 338 px up to the turn).
+    near_fleet = query.get("near") == "fleet"
     return {"ship": number, "name": ship["name"], "from": place(ship["node"]), "node": ship["node"],
             "total": view["turn"]["total"], "destinations": destinations, "to": chosen,
+            "near_fleet": near_fleet, "near": "&near=fleet" if near_fleet else "",
             "action": {"type": "move", "ship": number}}
 
 
@@ -511,7 +546,7 @@ def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]
                               "why_not": "" if empty else _why_not_buy(view, seat, port, ships, entry["buy"] + duty,
                                                                         tokens, acts),
                               "buttons": [{"label": pgettext("fuldrigger", "Buy") if len(empty) == 1
-                                           else _("Buy for the %(ship)s") % {"ship": s["name"]},
+                                           else _("Buy for the ship %(ship)s") % {"ship": s["name"]},
                                            "action": acts.first("buy_cargo", ship=s["id"], good=good)}
                                           for s in empty]})
             terms = sale_terms(view, seat, port, good)
@@ -544,7 +579,8 @@ def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]
             "fortress": seats.name(fortress) if fortress is not None else "",
             "own_fortress": fortress == seat, "embargo": trade.embargoed(view, port),
             "ships": ", ".join(s["name"] for s in ships),
-            "build": _button(_("Build a fortress here"), acts.first("buy_fortress", port=port)),
+            "build": _button(_("Build a fortress here"), acts.first("buy_fortress", port=port),
+                             why=_why_no_fortress(view, seat, port, acts)),
             "isthmus": _isthmus(view, seat, acts, port, ships, seats),
         })
     return out

@@ -3,6 +3,10 @@
 // every change, so the zoom is kept here and in sessionStorage, and applied again on each load.
 (function () {
   "use strict";
+  // Once a page: run twice (a swap that brings the board again), every listener below would be
+  // there twice, and one tap on a lit square would both choose it and sail there.
+  if (window.fdMapScript) return;
+  window.fdMapScript = true;
   var root = document.documentElement;
   root.classList.add("fd-js");
   var map = null;        // #fd-map, rendered once with the page
@@ -10,18 +14,28 @@
   var view = null;       // {cx, cy, zoom}: the centre in SVG units and the zoom (1 = whole world)
   var positions = null;  // node id -> [x, y]
   var storeKey = "fd-view:" + location.pathname;
+  var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;   // a finger, not a mouse
 
   // What the script says, in the page's language: board.html renders it on the map (data-say-*).
+  // A word may come in two: "-touch" for a finger, "-mouse" for a mouse ("tap" or "click").
   function say(key) {
     var el = document.getElementById("fd-map");
-    return (el && el.getAttribute("data-say-" + key)) || "";
+    if (!el) return "";
+    return el.getAttribute("data-say-" + key + (touch ? "-touch" : "-mouse")) || el.getAttribute("data-say-" + key) || "";
   }
 
   // SVG units per CSS pixel at zoom 1. A wide map shows the whole world; a narrow one (a phone)
   // is filled top to bottom and pans sideways: the whole world in 390 px would be a strip 140 px
   // tall in a box of 350, the rest empty ocean.
+  // The width the sea is drawn in: the map's, but for the zoom buttons' strip at its right edge
+  // (kept clear, so that no button covers a lit square or a ship).
+  function paneWidth() {
+    var sea = document.getElementById("fd-sea");
+    return (sea && sea.clientWidth) || map.clientWidth;
+  }
+
   function whole() {
-    var w = map.clientWidth || 1, h = map.clientHeight || 1;
+    var w = paneWidth() || 1, h = map.clientHeight || 1;
     return w < 600 ? Math.min(size[0] / w, size[1] / h) : Math.max(size[0] / w, size[1] / h);
   }
 
@@ -31,7 +45,7 @@
 
   function clampView() {
     view.zoom = Math.min(16, Math.max(1, view.zoom));
-    var s = scale(), w = map.clientWidth * s, h = map.clientHeight * s;
+    var s = scale(), w = paneWidth() * s, h = map.clientHeight * s;
     view.cx = w >= size[0] ? size[0] / 2 : Math.min(size[0] - w / 2, Math.max(w / 2, view.cx));
     view.cy = h >= size[1] ? size[1] / 2 : Math.min(size[1] - h / 2, Math.max(h / 2, view.cy));
   }
@@ -39,7 +53,7 @@
   function apply() {
     if (!map) return;
     clampView();
-    var s = scale(), w = map.clientWidth * s, h = map.clientHeight * s;
+    var s = scale(), w = paneWidth() * s, h = map.clientHeight * s;
     var box = [view.cx - w / 2, view.cy - h / 2, w, h].map(function (n) { return n.toFixed(1); }).join(" ");
     document.querySelectorAll("#fd-sea, #fd-pieces").forEach(function (svg) { svg.setAttribute("viewBox", box); });
     sizes(s);
@@ -50,8 +64,6 @@
   // ---- readable at every zoom ---------------------------------------------------------------
   // Symbols keep a size on screen between a least and a most (in CSS pixels) whatever the zoom:
   // the stylesheet scales them by these factors; ships are placed here (a row of them widens).
-  var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
-
   function factor(natural, least, most, s) {   // the scale that shows `natural` units at least..most px
     return Math.min(Math.max(natural / s, least), most) * s / natural;
   }
@@ -88,7 +100,7 @@
     document.querySelectorAll("#fd-pieces .fd-buyer, #fd-pieces .fd-reach a").forEach(function (el) {
       busy[el.getAttribute("data-id") || el.getAttribute("data-to")] = true;
     });
-    var w = map.clientWidth, h = map.clientHeight, placed = [];
+    var w = paneWidth(), h = map.clientHeight, placed = [];
     labels.forEach(function (l) {   // every port's own mark is in the way of other names
       var x = (l.x - left) / s, y = (l.y - top) / s;
       l.sx = x; l.sy = y;
@@ -109,9 +121,9 @@
 
   // Fit a box (map units) in the map, no closer than `near` and no farther than `far` units a pixel.
   function fit(x, y, bw, bh, near, far) {
-    // Room around the box: more on the right, where the zoom buttons sit, and above, for the ships.
-    var left = 30, right = 70, top = 44, bottom = 30;
-    var w = Math.max(1, map.clientWidth - left - right), h = Math.max(1, map.clientHeight - top - bottom);
+    // Room around the box: more above, for the ships (the zoom buttons have a strip of their own).
+    var left = 30, right = 30, top = 44, bottom = 30;
+    var w = Math.max(1, paneWidth() - left - right), h = Math.max(1, map.clientHeight - top - bottom);
     var k = Math.min(far, Math.max(near, Math.max(bw / w, bh / h)));
     view = {cx: x + bw / 2 + (right - left) / 2 * k, cy: y + bh / 2 - (top - bottom) / 2 * k, zoom: whole() / k};
     apply();
@@ -159,7 +171,7 @@
     // Ideally a finger apart (28 px on touch, 26 with a mouse); at the least far enough apart
     // that no lit square covers the middle of the next (its radius, 13 px, and a margin).
     var ideal = isFinite(gap) ? gap / (touch ? 28 : 26) : 1.2, least = isFinite(gap) ? gap / 16 : 1.2;
-    var w = Math.max(1, map.clientWidth - 100), h = Math.max(1, map.clientHeight - 74);
+    var w = Math.max(1, paneWidth() - 100), h = Math.max(1, map.clientHeight - 74);
     var need = Math.max((x1 - x0) / w, (y1 - y0) / h);
     if (need <= Math.min(1.2, least)) {
       var far = Math.min(1.2, Math.max(need, ideal));
@@ -188,13 +200,13 @@
 
   // Zoom by `factor` keeping the point under (px, py) — pixels within the map — in place.
   function zoomAt(factor, px, py) {
-    if (px === undefined) { px = map.clientWidth / 2; py = map.clientHeight / 2; }
+    if (px === undefined) { px = paneWidth() / 2; py = map.clientHeight / 2; }
     var s = scale();
-    var wx = view.cx + (px - map.clientWidth / 2) * s, wy = view.cy + (py - map.clientHeight / 2) * s;
+    var wx = view.cx + (px - paneWidth() / 2) * s, wy = view.cy + (py - map.clientHeight / 2) * s;
     view.zoom *= factor;
     clampView();
     var t = scale();
-    view.cx = wx - (px - map.clientWidth / 2) * t;
+    view.cx = wx - (px - paneWidth() / 2) * t;
     view.cy = wy - (py - map.clientHeight / 2) * t;
     apply();
   }
@@ -336,6 +348,9 @@
     try { return JSON.parse(select.value || "[]"); } catch (e) { return []; }
   }
 
+  // The square the last tap on the map chose, in the sail form then shown: a second tap on it sails.
+  var armed = null;
+
   function showChoice(byTap) {
     var select = document.getElementById("fd-dest");
     if (!select) return;
@@ -371,8 +386,16 @@
       if (to && select) {
         var option = select.querySelector("option[data-to='" + to + "']");
         if (option) {
-          if (select.value === option.value && sailForm()) { sailForm().requestSubmit(); return; }
+          // Only a second tap on the square the last tap chose sails: a destination picked in the
+          // list (or kept by the browser from before) is chosen again by the first tap, not sailed
+          // to, as the words beside the map say.
+          if (armed && armed.to === to && armed.select === select && select.value === option.value && sailForm()) {
+            armed = null;
+            sailForm().requestSubmit();
+            return;
+          }
           select.value = option.value;
+          armed = {to: to, select: select};
           showChoice(true);
           reveal(document.querySelector(".fd-sail .actions"));
           return;
@@ -407,7 +430,7 @@
   });
 
   document.addEventListener("change", function (evt) {
-    if (evt.target.id === "fd-dest") showChoice(false);
+    if (evt.target.id === "fd-dest") { armed = null; showChoice(false); }
     if (evt.target.name === "a.path" && evt.target.type === "radio") showRoute();
   });
 
@@ -494,7 +517,7 @@
     if (document.activeElement && document.activeElement !== document.body) return;
     var el = document.querySelector("#match-live " + key);
     // "Sail…" chosen by keyboard: on to where she may sail.
-    if (el && /[?&]sail=\d+#fd-sail$/.test(el.getAttribute("href") || "")) el = document.getElementById("fd-dest") || el;
+    if (el && /[?&]sail=\d+(&near=fleet)?#fd-sail$/.test(el.getAttribute("href") || "")) el = document.getElementById("fd-dest") || el;
     if (!el && part) el = document.querySelectorAll(part.kind)[part.index] || null;
     if (!el) el = document.querySelector("#match-live .fd-turn");
     if (!el) return;
@@ -538,7 +561,9 @@
   function keepInView() {
     var sail = document.querySelector("#match-live .fd-sail"), acted = actedIn;
     actedIn = null;
-    if (sail) { reveal(sail); return; }
+    // Opened under the ship's row (from the list of ships): some of it on screen is enough, the
+    // page stays put; opened from the map, the whole form is brought into view.
+    if (sail) { reveal(sail, !!sail.closest(".fd-fleet")); return; }
     // A form just opened (the offer, an attack) is shown from its start, its fields with it.
     var form = document.querySelector("#match-live #fd-offer, #match-live #fd-attack");
     if (form && acted && !acted.hadForm) { reveal(form); return; }

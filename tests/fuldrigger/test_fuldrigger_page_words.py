@@ -181,3 +181,14 @@ def test_the_live_part_is_escaped_by_the_templates(match, player):
     services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
     body = live_part(client_for(player), match, f"?sail={ship['id']}")
     assert "<b>x</b>" not in body
+
+
+def test_ships_never_read_as_ports_in_the_fleet_and_on_the_buy_buttons(player, opponent):
+    """Issue 33: "Amsterdam — in port at London" and "Buy for Amsterdam" read like ports: the
+    fleet names each row "The ship …", the buy buttons "Buy for the ship …" (F20)."""
+    match = start([player, opponent])
+    body = html.unescape(client_for(player).get(match.get_absolute_url()).content.decode())
+    ships = [s for s in match.state["ships"].values() if s["owner"] == 0]
+    for ship in ships:
+        assert f"The ship <strong>{ship['name']}</strong> — " in body
+    assert "Buy for the ship " in body

@@ -9,6 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from accounts.models import Profile
 from games import services
 from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.board import WORLD
@@ -290,3 +291,24 @@ def test_the_live_part_of_an_htmx_action_stays_under_15_kb_for_four_players(play
             sizes.append(len(response.content))
         match.refresh_from_db()
     assert len(sizes) > 20 and max(sizes) < 15 * 1024
+
+
+@pytest.mark.parametrize("lang, ship_words, fort_words", [
+    ("en", "A ship costs 100 ducats; you have 60.", "A fortress costs 100 ducats; you have 60."),
+    ("de", "Ein Schiff kostet 100 Dukaten; du hast 60.", "Eine Festung kostet 100 Dukaten; du hast 60."),
+])
+def test_under_100_ducats_buying_a_ship_or_a_fortress_is_shown_refused_with_the_reason(match, player, lang,
+                                                                                          ship_words, fort_words):
+    """F20, F23 (issue 33): with 60 ducats "Buy a ship" and "Build a fortress here" no longer
+    vanish: they show, disabled, with the engine's refusal beside them; with 100 they are buttons."""
+    Profile.objects.filter(user=player).update(language=lang)
+    client = client_for(player)
+    change_state(match, lambda state: state["cash"].__setitem__(0, 60))
+    body = html.unescape(client.get(match.get_absolute_url()).content.decode())
+    assert not buttons(body, "buy_ship") and not buttons(body, "buy_fortress")
+    assert ship_words in body and fort_words in body
+    assert body.count('<button type="button" disabled>') >= 2
+    change_state(match, lambda state: state["cash"].__setitem__(0, 100))
+    body = html.unescape(client.get(match.get_absolute_url()).content.decode())
+    assert buttons(body, "buy_ship") and buttons(body, "buy_fortress")
+    assert ship_words not in body and fort_words not in body

@@ -198,3 +198,60 @@ def test_a_turn_on_one_screen(device, browser, live_site):  # noqa: F811
         anna.check(page.locator(".fd-turn p").first, "ended")
     finally:
         anna.context.close()
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_one_tap_on_a_lit_square_only_chooses_it_even_when_the_list_chose_it_first(device, browser, live_site):  # noqa: F811
+    """Issue 33: on a phone one tap on a lit square sailed at once when the list had chosen that
+    square first (as a player does who reads the list, then looks at the map). The words say a
+    tap chooses and a second tap sails: so it is, on every device; and they say "tap" on the
+    phone, "click" on the desktop."""
+    users = [make_user(name) for name in ("anna", "bo")]
+    match = start(users)
+    anna = Player(browser, live_site, device)
+    page = anna.page
+    try:
+        anna.log_in("anna")
+        page.goto(f"{live_site}/matches/{match.pk}/")
+        page.wait_for_selector("#fd-map #fd-pieces .fd-ship.fd-mine")
+        anna.press(page.locator(".fd-turn button:has-text('Roll the dice')"))
+        page.wait_for_selector("#fd-pieces .fd-ship.fd-mine a")
+        anna.settled()
+        sail = page.locator(".fd-fleet a.button").first                        # "Sail…"
+        sail.scroll_into_view_if_needed()
+        before = page.evaluate("scrollY")
+        anna.press(sail)
+        page.wait_for_selector("#fd-dest")
+        anna.settled()
+        # The form opens under the ship's row, where the player is reading: the page stays put
+        # (it jumped 338 px up to the turn's panel).
+        assert page.locator(".fd-fleet #fd-sail").count() == 1
+        assert abs(page.evaluate("scrollY") - before) < 60, (before, page.evaluate("scrollY"))
+        page.screenshot(path=str(ARTIFACTS / f"fd-sail-from-fleet-{device}.png"))
+        hint = page.locator(".fd-sail .fd-hint").inner_text()
+        verb = "Tap" if device == "phone" else "Click"
+        assert hint.startswith(verb + " a lit square") and (verb.lower() + " it again") in hint, hint
+        version = Match.objects.get(pk=match.pk).version
+        to = page.evaluate("""() => [...document.querySelectorAll('#fd-pieces .fd-reach a[data-to]')].filter(a => {
+            const r = a.querySelector('circle').getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+            return x > 0 && y > 0 && x < innerWidth && y < innerHeight && a.contains(document.elementFromPoint(x, y));
+        }).map(a => a.dataset.to)[0]""")
+        assert to, "no lit square shows on the map"
+        page.select_option("#fd-dest", value=page.get_attribute(f"#fd-dest option[data-to='{to}']", "value"))
+        page.evaluate("() => { window.fdClicks = 0; document.addEventListener('click', () => window.fdClicks++, true); }")
+        anna.press(page.locator(f"#fd-pieces .fd-reach a[data-to='{to}']"))
+        page.wait_for_function("() => window.fdClicks === 1")
+        anna.settled()
+        # Chosen, not sailed: the page and the match are where they were, and say so.
+        assert Match.objects.get(pk=match.pk).version == version
+        assert page.get_attribute("#match-live", "data-version") == str(version)
+        assert page.eval_on_selector("#fd-dest", "s => s.selectedOptions[0].dataset.to") == to
+        note = page.locator("#fd-dest-hazards").inner_text()
+        assert f"{verb} it again, or press Sail." in note, note
+        # The second tap sails.
+        anna.press(page.locator(f"#fd-pieces .fd-reach a[data-to='{to}']"))
+        page.wait_for_selector("#fd-dest", state="detached")
+        assert Match.objects.get(pk=match.pk).version > version
+        assert not anna.errors, anna.errors
+    finally:
+        anna.context.close()

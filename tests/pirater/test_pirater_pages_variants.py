@@ -7,6 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from accounts.models import Profile
 from games import services
 from games.engines import get_engine
 from games.models import Match
@@ -185,3 +186,16 @@ def test_an_impossible_combination_is_refused_with_the_engines_message(player, s
     assert response.status_code == 400
     assert message in html.unescape(response.content.decode())
     assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "2 to 4 players; 5 to 8 with “Double board”."),
+    ("de", "2 bis 4 Spieler; 5 bis 8 mit „Doppeltes Spielbrett“."),
+])
+def test_the_form_says_that_five_to_eight_players_need_the_double_board(player, lang, words):
+    """P5, P22 (issue 33): the seats field does not promise 2 to 8 as if any of them would do."""
+    Profile.objects.filter(user=player).update(language=lang)
+    response = client_for(player).get(reverse("match_new") + "?game=pirater")
+    text = html.unescape(response.content.decode())
+    assert words in text
+    assert "2 to 8 players" not in text

@@ -107,6 +107,8 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
     """One event in words, in `lang` ("en", "da", "de", "sv"; anything else reads English)."""
     kind = event.get("type")
     key = f"event.{kind}"
+    if kind == "answer" and isinstance(event.get("accept"), bool):   # yes or no, as the answer was
+        key += ".yes" if event["accept"] else ".no"
     if not isinstance(kind, str) or not WORDS.has(key):
         return WORDS.say("event.unknown", lang)
     fields = {"who": _name(names, event.get("seat"), lang)}

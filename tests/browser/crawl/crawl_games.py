@@ -62,6 +62,29 @@ class Fuldrigger(Game):
             ships = list(ships.values())
         return [s.get("name", "") for s in ships if isinstance(s, dict)]
 
+    def prepare(self, crawler):
+        # When the sail form opens, do what a player does who reads the list first: pick a
+        # destination there, then tap (click) its lit square to see it on the map. That tap only
+        # chooses it again: the words beside the map promise a second one (issue 33).
+        # And half the time a ship can sail, her "Sail…" is pressed, so the crawl reaches the
+        # sail form (among the page's many buttons a random step seldom would).
+        page = crawler.page
+        dest = page.locator("#fd-dest")
+        if not dest.count():
+            sail = page.locator(".fd-fleet a.button[href*='sail=']")
+            return sail.first if crawler.rnd.random() < 0.5 and sail.count() else None
+        if dest.input_value():
+            return None
+        shown = page.evaluate("""() => [...document.querySelectorAll('#fd-pieces .fd-reach a[data-to]')].filter(a => {
+            const r = a.querySelector('circle').getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+            return x > 0 && y > 0 && x < innerWidth && y < innerHeight && a.contains(document.elementFromPoint(x, y));
+        }).map(a => a.dataset.to)""")
+        if not shown:
+            return None
+        to = crawler.rnd.choice(shown)
+        page.select_option("#fd-dest", value=page.get_attribute(f"#fd-dest option[data-to='{to}']", "value"))
+        return page.locator(f"#fd-pieces .fd-reach a[data-to='{to}']")
+
 
 HOOKS = {"catan_ships": CatanShips, "pirater": Pirater, "fuldrigger": Fuldrigger}
 

@@ -15,6 +15,10 @@
     this.addEventListener("loadend", () => { state.pending = Math.max(0, state.pending - 1); });
     return send.apply(this, arguments);
   };
+  // Clicks the page received (a tap's click comes from the browser after the touch ends: the
+  // crawl waits for it before it asks what the tap did).
+  state.clicks = 0;
+  document.addEventListener("click", () => { state.clicks++; }, true);
   document.addEventListener("htmx:wsOpen", () => { state.wsOpen = true; });
   document.addEventListener("htmx:wsClose", () => { state.wsOpen = false; });
   // Idle: nothing in flight, nothing swapping or settling (htmx marks those with its classes;
@@ -90,6 +94,11 @@
     return {rect: r, box: box};
   }
 
+  function pane(el) {
+    return el.matches("[tabindex]") && !el.matches("a[href], button, summary, input, select, textarea, [role=button], [role=link]") &&
+      getComputedStyle(el).cursor !== "pointer";
+  }
+
   function disabled(el) {
     return el.matches(":disabled") || el.getAttribute("aria-disabled") === "true" || !!el.closest("[inert]");
   }
@@ -114,7 +123,9 @@
       if (el.matches("input[type=checkbox], input[type=radio]") && el.closest("label")) t = el.closest("label");
       if (taken.has(t)) return;
       // Inside another target (a span in a button): the outer one is the target.
-      for (let a = t.parentElement; a; a = a.parentElement) if (found.has(a) && a !== t && !a.matches("label, form")) return;
+      // A box that is focusable only to be scrolled or panned by keys (a map) is not: what is
+      // drawn in it is tapped on its own.
+      for (let a = t.parentElement; a; a = a.parentElement) if (found.has(a) && a !== t && !a.matches("label, form") && !pane(a)) return;
       const s = seen(t);
       if (!s) return;
       taken.add(t);
@@ -223,7 +234,8 @@
       out.push({n: n, kind: kind, key: key, weight: weight, focusable: focusable && !el.closest("svg[aria-hidden=true]"),
                 desc: describe(el), region: region(el), label: el.matches("input") && !seen(el) && !!el.closest("label"),
                 min: el.getAttribute("min"), max: el.getAttribute("max"), options: el.matches("select") ? el.options.length : 0,
-                multiple: !!el.multiple, visibleTop: shown.t, visibleBottom: shown.b});
+                multiple: !!el.multiple, visibleTop: shown.t, visibleBottom: shown.b,
+                spot: !!el.closest("svg") || el.matches(".cs-spot")});
     });
     return out;
   }
@@ -264,7 +276,15 @@
     return {rest: hash(part ? all.replace(part, "") : all) + ":" + window.innerWidth, live: hash(part)};
   }
 
+  // The version of the match the page shows (the live part's).
+  function version() {
+    const live = document.querySelector("#match-live");
+    return live ? Number(live.dataset.version) : null;
+  }
+
   window.__crawlPage = {
+    version: version,
+    text: visibleText,
     fingerprint: fingerprint,
     describe: describe,
     page: (sizes) => ({

@@ -14,7 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.models import Match
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.crawl.crawl_words import RULE_CODE, findings as text_findings, strip_names
+from tests.browser.crawl.crawl_words import RULE_CODE, findings as text_findings, promises_a_choice, strip_names
 
 SHOTS = ARTIFACTS / "crawl"
 PAGE_JS = pathlib.Path(__file__).with_name("crawl_page.js")
@@ -251,6 +251,7 @@ class Crawl(Player):
         self.game, self.rnd, self.username = game, random.Random(f"{run}:{seed}"), username
         self.rule_code = game.rule_code
         self.pk = self.seat = None
+        self.last_spot = None  # the board spot the last step pressed, if it pressed one
 
     def match(self) -> Match:
         return Match.objects.get(pk=self.pk)
@@ -356,6 +357,15 @@ class Crawl(Player):
         shown = page.evaluate("sel => window.__crawlPage.inView(sel)", chosen["region"])
         how = "keyboard" if keyboard else ("tap" if self.touch else "click")
         done = f"{how} {chosen['desc']}"
+        # A first press on a board spot whose words promise a choice first ("tap it again", "tap
+        # one and confirm") must not play: the match's version stays as it is (issue 33).
+        spot = chosen["desc"] if chosen.get("spot") and not keyboard and chosen["kind"] == "press" else None
+        promise = None
+        if spot and spot != self.last_spot:
+            promise = promises_a_choice(page.evaluate("() => window.__crawlPage.text()"), self.touch)
+        version = page.evaluate("() => window.__crawlPage.version()")
+        clicks = page.evaluate("() => window.__crawl.clicks")
+        self.last_spot = spot
         try:
             with self.timed("acting"):
                 done = self._act(locator, chosen, keyboard) or done
@@ -365,9 +375,25 @@ class Crawl(Player):
             self.findings.add("cannot act", f"step {n}", f"{done}: {hit.group(0) if hit else first}",
                               key=("act", _shape(chosen["desc"])))
             return done
+        if promise:
+            self._check_only_chosen(n, done, promise, version, clicks)
         with self.timed("waiting for the server"):
             self.settle()
         return {"done": done, "before": before, "region": chosen["region"], "region_shown": shown.get("shown", 0)}
+
+    def _check_only_chosen(self, n, done, promise, version, clicks):
+        """After one press on a board spot whose words promise a choice first: once the page has
+        had the click and answered whatever it asked, the version it shows is the one before."""
+        page = self.page
+        try:
+            page.wait_for_function("n => window.__crawl.clicks > n", arg=clicks, timeout=5000)
+        except PlaywrightTimeout:
+            return  # the press made no click (a drag, say): nothing to judge
+        page.wait_for_function("() => window.__crawl.idle()", timeout=WAIT_MS)
+        now = page.evaluate("() => window.__crawlPage.version()")
+        if now != version:
+            self.findings.add("one press played", f"step {n}", f"{done} played a move at once (version {version} → "
+                              f"{now}) though the page says “{promise}”", key=("one press", self.game.name))
 
     def _act(self, locator, chosen, keyboard):
         kind = chosen["kind"]

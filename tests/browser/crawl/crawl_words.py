@@ -65,3 +65,21 @@ def findings(text: str, *, names=(), lang: str = "en", rule_code=RULE_CODE) -> l
                 said = lines[number].strip()[:140] if number < len(lines) else line_of(bare, m.start(), m.end())
                 out.append((f"English on a {lang} page", m.group(0), said))
     return out
+
+
+# Words that promise a choice before a move (issue 33): a first tap (or click) on a board spot
+# only chooses it; a second one on the same spot, or a Confirm button, plays. In the site's four
+# languages, for the pointer in hand: a phone's words speak of tapping, a desktop's of clicking.
+PROMISES = {
+    "touch": re.compile(r"tap it again|tap one and confirm|tryk på det igen|tryk igen|tryk på et og bekræft|"
+                        r"tippe noch einmal|tippe einen an und bestätige|tryck på den igen|tryck igen|"
+                        r"tryck på en och bekräfta", re.I),
+    "mouse": re.compile(r"click it again|klik på det igen|klik igen|klicke noch einmal|klicka på den igen|klicka igen",
+                        re.I),
+}
+
+
+def promises_a_choice(text: str, touch: bool) -> str | None:
+    """The words on the page that promise a choice first for this pointer, or None."""
+    found = PROMISES["touch" if touch else "mouse"].search(text)
+    return found.group(0) if found else None

@@ -86,3 +86,15 @@ def test_with_ships_off_the_game_is_called_catan():
     """The base game (ships: false) is not labelled "Catan with ships" (issue 24)."""
     assert ENGINE.title_of({"ships": False}) == "Catan"
     assert ENGINE.title_of({"ships": True}) == ENGINE.title_of({}) == "Catan with ships"
+
+
+def test_an_answer_to_an_offer_says_yes_or_no():
+    """Trading with players (the base game's, no C rule; issue 33): "jonas answered an offer" said
+    neither yes nor no."""
+    yes = {"type": "answer", "seat": 1, "offer": 3, "accept": True}
+    no = dict(yes, accept=False)
+    assert ENGINE.describe(yes, NAMES) == "Bo accepted an offer"
+    assert ENGINE.describe(no, NAMES) == "Bo declined an offer"
+    assert ENGINE.describe(yes, NAMES, "de") == "Bo nahm ein Angebot an"
+    assert ENGINE.describe(no, NAMES, "sv") == "Bo tackade nej till ett erbjudande"
+    assert ENGINE.describe(no, NAMES, "da") == "Bo sagde nej til et tilbud"
