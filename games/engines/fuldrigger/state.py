@@ -14,8 +14,8 @@ from games.engines.fuldrigger.cards import CARD_IDS
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 # Rules editions (docs/rules/changelog.md): new games are dealt under EDITION, the one default
 # (the engine's `edition` is this); a state keeps the edition it was dealt under.
-EDITION = 2
-EDITIONS = (1, 2)
+EDITION = 3
+EDITIONS = (1, 2, 3)
 
 
 def _option(name: str, kind: str, default, **bounds) -> Option:

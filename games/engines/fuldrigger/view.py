@@ -224,6 +224,8 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
         return say("decline_offer", who=who, whom=_who(names, event["from"], lang))
     if kind in ("end_turn", "turn", "turn_lost", "scurvy", "out"):
         return say(kind, who=who)
+    if kind == "scurvy_spared":
+        return say(kind)
     if kind == "round":
         return say("round", round=event["round"])
     if kind == "card":
