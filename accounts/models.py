@@ -25,14 +25,56 @@ ZONE_AREAS = {"Africa": _("Africa"), "America": _("America"), "Antarctica": _("A
               "Pacific": _("Pacific Ocean")}
 
 
+def _zone_tables() -> list[str]:
+    """The zone database's own lists of its zones, zone.tab (a zone or more for each country)
+    and zone1970.tab, read where zoneinfo reads the zones: the system's database first, else the
+    tzdata package."""
+    for root in zoneinfo.TZPATH:
+        texts = []
+        for name in ("zone.tab", "zone1970.tab"):
+            try:
+                with open(f"{root}/{name}", encoding="utf-8") as fh:
+                    texts.append(fh.read())
+            except OSError:
+                pass
+        if texts:
+            return texts
+    try:
+        from importlib import resources
+
+        folder = resources.files("tzdata").joinpath("zoneinfo")
+        return [folder.joinpath(name).read_text(encoding="utf-8") for name in ("zone.tab", "zone1970.tab")
+                if folder.joinpath(name).is_file()]
+    except (ImportError, OSError):
+        return []
+
+
+@once
+def canonical_zones() -> frozenset:
+    """The zones the database lists as zones of their own: no alias kept for an old name
+    (Asia/Calcutta for Asia/Kolkata, Europe/Kiev, America/Buenos_Aires), so a place is offered
+    once (the areas held 490 names, 418 of them zones). Without the lists, every name in the
+    areas, as before."""
+    names = set()
+    for text in _zone_tables():
+        for line in text.splitlines():
+            fields = line.split("\t")
+            if not line.startswith("#") and len(fields) >= 3:
+                names.add(fields[2].strip())
+    known = set(TIME_ZONES)
+    return frozenset(names & known) or frozenset(known)
+
+
 def zone_choices(keep: str | None = None) -> list:
     """The choices for a time zone field: UTC, then the places of each area by name ("Europe":
-    "Copenhagen", "America": "Argentina / Buenos Aires"), and `keep` (a zone saved earlier that
-    the list leaves out) under its own name, so saving a profile never changes it unasked."""
+    "Copenhagen", "America": "Argentina / Buenos Aires"), the database's own zones only (no
+    alias), and `keep` (a zone saved earlier that the list leaves out, an alias a browser once
+    gave too) under its own name, so saving a profile never changes it unasked."""
     groups: dict[str, list] = {area: [] for area in ZONE_AREAS}
+    canonical = canonical_zones()
     for name in TIME_ZONES:
         area, _slash, place = name.partition("/")
-        if area in groups and place:
+        if area in groups and place and name in canonical:
             groups[area].append((name, place.replace("_", " ").replace("/", " / ")))
     choices = [("UTC", "UTC")]
     listed = {"UTC"}

@@ -98,13 +98,19 @@ class Match(models.Model):
     def __str__(self):
         if self.title and self.title.strip():  # a title of spaces would be no name at all
             return self.title.strip()
+        return f"{self.game_title} #{self.pk}"
+
+    @property
+    def game_title(self) -> str:
+        """The match's game by its options: a variant that is another game is named so (Catan
+        with ships off is "Catan"), wherever a match's game is shown."""
         from games.engines import ENGINES
 
         engine = ENGINES.get(self.game)
         if engine is None:
-            return f"{self.game.title()} #{self.pk}"
-        title_of = getattr(engine, "title_of", None)  # a variant that is another game (Catan without ships)
-        return f"{title_of(self.options) if title_of else engine.title} #{self.pk}"
+            return self.game.title()
+        title_of = getattr(engine, "title_of", None)
+        return title_of(self.options) if title_of else engine.title
 
     def get_absolute_url(self):
         return reverse("match_detail", args=[self.pk])

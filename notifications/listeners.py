@@ -33,10 +33,13 @@ def on_its_own(what: str):
         log.exception("could not notify %s", what)
 
 
-# Events that concern the seats they name beyond the one who acted.
+# Events that ask something of the seats they name beyond the one who acted: an offer waits for
+# an answer. What needs nothing from its reader (a chance card turned for everyone, a storm, a
+# price) is in the match's log, not the inbox: eleven unread cards in fourteen minutes of
+# Fuldrigger buried the turns and offers that did need an answer. Older "card" notifications
+# stay readable (wording.py).
 OFFER_EVENTS = {"offer"}
-CARD_EVENTS = {"card"}
-TOLD_EVENTS = OFFER_EVENTS | CARD_EVENTS
+TOLD_EVENTS = OFFER_EVENTS
 
 
 # A job's reads: the worker runs one job per move.
@@ -70,8 +73,6 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
             kind = event.get("type")
             if kind in OFFER_EVENTS and _offered_to(event, seats):
                 told, note_kind = _offered_to(event, seats), Notification.OFFER
-            elif kind in CARD_EVENTS:
-                told, note_kind = list(seats.values()), Notification.CARD
             else:
                 continue
             if names is None:
@@ -118,7 +119,7 @@ def _offered_to(event, seats) -> list:
 
 def _match_changed_cares(*, events, turn_passed_to, kinds=()) -> bool:
     """What match_changed may tell, known at the commit (games.services): a turn that passed to a
-    person, an offer or a card. Anything else would make a job that tells nobody."""
+    person, or an offer. Anything else would make a job that tells nobody."""
     return turn_passed_to is not None or any(e.get("type") in TOLD_EVENTS for e in events)
 
 

@@ -98,7 +98,7 @@ class RaceEngine:
         return out
 
     def view(self, state, seat):
-        view = {k: v for k, v in state.items() if k not in ("seed", "secrets")}
+        view = {k: v for k, v in state.items() if k not in ("seed", "draws", "secrets")}
         if seat is not None:
             view["my_secret"] = state["secrets"][seat]
         return view

@@ -15,6 +15,7 @@ import json
 import math
 from functools import lru_cache
 
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _, pgettext, pgettext_lazy
 
 from games.engines.catan_ships import trade
@@ -96,6 +97,8 @@ PIECES = (  # the panel's reminder of what each piece costs (the engine's buildi
     ("ship", pgettext_lazy("catan piece", "Ship")),
 )
 HEX_R = 1.0
+TOKEN_R, HARBOUR_R = .3, .2     # a hex's number token and a harbour's marker (board_layers.html)
+HARBOUR_OUT = .32               # how far beyond its edge a harbour's marker stands
 SQRT3 = math.sqrt(3)
 
 
@@ -151,6 +154,7 @@ class Board:
         self.w = max(xs) - min(xs) + SQRT3 + 2 * pad
         self.h = max(ys) - min(ys) + 2 + 2 * pad
         self._alike: dict | None = None
+        self._land_corners: dict | None = None
 
     @property
     def viewbox(self) -> str:
@@ -217,7 +221,24 @@ class Board:
         words = " / ".join(self.hex_words(h) for h in sorted(land, key=lambda h: (h["terrain"] == "water", h["id"])))
         if kind == "edge":
             return pgettext("catan place", "edge by %(hexes)s") % {"hexes": words}
+        if self.corners_among(land) > 1:
+            # Two land hexes with water at both ends of the edge they share meet at two corners:
+            # say which end, from the middle of the two ("north corner of Hills 3 / Forest 5").
+            p = self.vertices[ident]
+            mx, my = sum(h["x"] for h in land) / len(land), sum(h["y"] for h in land) / len(land)
+            return pgettext("catan place", "%(side)s corner of %(hex)s") % {
+                "side": corner_word(p["x"] - mx, p["y"] - my), "hex": words}
         return pgettext("catan place", "corner of %(hexes)s") % {"hexes": words}
+
+    def corners_among(self, land: list[dict]) -> int:
+        """How many corners of the board have exactly these land hexes around them."""
+        if self._land_corners is None:
+            counts: dict = {}
+            for v in self.vertices:
+                key = frozenset(h["id"] for h in self.hexes_at_vertex(v) if h["terrain"] != "water")
+                counts[key] = counts.get(key, 0) + 1
+            self._land_corners = counts
+        return self._land_corners.get(frozenset(h["id"] for h in land), 0)
 
     def where(self, kind: str, ident) -> tuple[float, float] | None:
         table = {"vertex": self.vertices, "edge": self.edges, "hex": self.hex_by_id}[kind]
@@ -236,8 +257,11 @@ class Board:
         else:
             dx, dy = mx, my
         d = math.hypot(dx, dy) or 1
-        # far enough out that a ship on the harbour's edge leaves the rate readable
-        ox, oy = mx + dx / d * .45, my + dy / d * .45
+        # Out towards the sea, but short of the water hex's number token: its centre lies
+        # sqrt(3)/2 (.866) beyond the edge, the token's radius is TOKEN_R and the marker's
+        # HARBOUR_R, so at HARBOUR_OUT (.32) the two keep .046 apart (at .45 a "2:1" covered a
+        # "12"). Drawn above the pieces, the marker leaves its rate readable over a ship.
+        ox, oy = mx + dx / d * HARBOUR_OUT, my + dy / d * HARBOUR_OUT
         kind = harbour["kind"]
         return {"x": _r(ox), "y": _r(oy), "kind": kind, "rate": "3:1" if kind == "3:1" else "2:1",
                 "resource": None if kind == "3:1" else kind,
@@ -486,6 +510,17 @@ def action_words(a: dict, names, board: Board | None = None) -> str:
     return str(a.get("label") or t)
 
 
+def lead(standings, names) -> dict | None:
+    """Who leads a match that ended without a winner (a deadline, a round limit): every seat
+    ranked first, so a tie names all who share the lead rather than the first of them."""
+    first = [row for row in (standings or []) if row.get("rank") == 1]
+    if not first:
+        return None
+    return {"names": get_text_list([seat_name(names, row["seat"]) for row in first],
+                                   pgettext("a list's last joining word", "and")),
+            "points": first[0]["score"], "shared": len(first) > 1}
+
+
 def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> dict | None:
     """Everything the live part draws and offers."""
     if not view or "board" not in view:
@@ -543,6 +578,7 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
         "terrains": [{"terrain": t, "words": TERRAIN_WORDS[t], "resource": resource_word(TERRAIN_RESOURCE[t]) if TERRAIN_RESOURCE[t] else ""}
                      for t in TERRAIN_WORDS if any(h["terrain"] == t for h in board.hexes)],
         "harbours": [d for d in (board.harbour_drawing(h) for h in board.harbours) if d],
+        "token_r": TOKEN_R, "harbour_r": HARBOUR_R,
         **drawn,
         # Outside his turn a player may still have a move (unloading a docked ship at once):
         # what the legal actions offer is shown whenever there are any.

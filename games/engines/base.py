@@ -102,6 +102,12 @@ def clean_options(declared: list[Option], raw: dict | None) -> dict:
     return {o.name: o.clean(raw.get(o.name)) for o in declared}
 
 
+# Contract, "What a view carries": no view carries the dice machinery, the secret seed or the
+# counter of draws made from it. A page and a bot have no use for either (every die shows in
+# its event), and the fair-dice check works from the seed revealed at the end and the log.
+DICE_MACHINERY = ("seed", "draws")
+
+
 def edition_of(state: dict) -> int:
     """The rules edition a state was dealt under (contract: "Rule editions"). A state from
     before editions were recorded has no key and is edition 1."""

@@ -63,12 +63,41 @@
   document.addEventListener("focusin", function (event) {
     inLive = !!(event.target.closest && event.target.closest("#cs-live"));
   });
+  // A form of the panel (a folding one: offers, counters, knights; or a plain one: discards,
+  // the bank, the cards' choices), known again in the next live part by its tag and classes.
+  function formKey(el) { return el.tagName + "." + el.className; }
+  function panelForms(live) { return live.querySelectorAll("details.cs-form, form.cs-form"); }
+  // What the player typed and ticked in it, to give back if the move is refused.
+  function fieldsOf(holder) {
+    var out = [];
+    holder.querySelectorAll("input[name^='a.'], select[name^='a.']").forEach(function (f) {
+      out.push({name: f.name, value: f.value, checked: f.checked});
+    });
+    return out;
+  }
+  function refill(holder, fields) {
+    var seen = {};
+    fields.forEach(function (f) {
+      // Fields that share a name (the two year-of-plenty choices, the offer's "to" boxes) come
+      // back in order, or by the value a box stands for.
+      var all = holder.querySelectorAll("[name=\"" + CSS.escape(f.name) + "\"]");
+      var i = seen[f.name] || 0;
+      seen[f.name] = i + 1;
+      all.forEach(function (el, n) {
+        if (el.type === "checkbox" || el.type === "radio") {
+          if (el.value === f.value) el.checked = f.checked;
+        } else if (n === i) {
+          el.value = f.value;
+        }
+      });
+    });
+  }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("#cs-live button");
     if (!button) return;
-    var form = button.closest("details.cs-form");
+    var form = button.closest("details.cs-form") || button.closest("form.cs-form");
     acted = {board: !!button.closest(".cs-spots"), value: button.name === "action" ? button.value : "",
-             form: form ? form.className : ""};
+             form: form ? formKey(form) : "", fields: form ? fieldsOf(form) : []};
   }, true);
 
   function refocus(root) {
@@ -79,16 +108,19 @@
     if (!live) return;
     var spot = live.querySelector(".cs-spots.placed > .cs-spot:not(.knight), .cs-spots.placed > .cs-spot-menu:not(.knight) > summary");
     var next = null;
-    // A refused move (an offer of nothing): the answer shows why at the top of the live part;
-    // open the form again and put the reason in it, by the fields to correct.
+    // A refused move (an offer of nothing, a discard of the wrong number): the answer shows why
+    // at the top of the live part, maybe far above; open the form again with what the player
+    // had entered and put the reason in it, by the fields to correct.
     var error = root.querySelector(".error[role=alert]");
     if (error && acted && acted.form) {
       var again = null;
-      live.querySelectorAll("details.cs-form").forEach(function (d) { if (!again && d.className === acted.form) again = d; });
+      panelForms(live).forEach(function (d) { if (!again && formKey(d) === acted.form) again = d; });
       if (again) {
-        again.open = true;
-        again.querySelector("form").prepend(error);
-        next = again.querySelector("input:not([type=hidden]), select, button");
+        if (again.tagName === "DETAILS") again.open = true;
+        var form = again.tagName === "FORM" ? again : again.querySelector("form");
+        form.prepend(error);
+        refill(form, acted.fields || []);
+        next = form.querySelector("input:not([type=hidden]), select, button");
       }
     }
     if (!next && acted && acted.value && !acted.board) {

@@ -65,6 +65,24 @@ def _check(person, path, label):
     width = person.page.evaluate("document.documentElement.scrollWidth")
     person.page.screenshot(path=str(_artifacts() / f"phone-{label}.png"), full_page=True)
     assert width <= PHONE["width"], f"{path} scrolls sideways: {width} px wide in {PHONE['width']}"
+    # A table that scrolls sideways breaks no word over two lines ("Runni-ng" in a status cell).
+    broken = person.page.evaluate("""() => {
+        const out = [];
+        document.querySelectorAll(".table-scroll td, .table-scroll th").forEach(cell => {
+            const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+            for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+                for (const m of node.data.matchAll(/\\S+/g)) {
+                    const range = document.createRange();
+                    range.setStart(node, m.index);
+                    range.setEnd(node, m.index + m[0].length);
+                    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                    if (tops.size > 1) out.push(m[0]);
+                }
+            }
+        });
+        return out;
+    }""")
+    assert not broken, (path, broken[:5])
     assert not person.errors, (path, person.errors)
 
 

@@ -4,10 +4,13 @@ over the page, the HTMX live part, the socket's render and the JSON API."""
 import json
 import re
 
+import pytest
+
 from django.urls import reverse
 
 from accounts.models import ApiToken
 from games import panels
+from games.catan_ships import pages
 from games.models import Match
 from tests.catan_ships.catan_pages_support import (
     ENGINE, new_match, offered, play_until, set_state, users_by_seat,
@@ -114,3 +117,32 @@ def test_a_finished_match_names_the_winner_to_everyone(player, opponent, outside
         page = client_for(viewer).get(match.get_absolute_url()).content.decode()
         assert re.search(r'<p class="cs-winner" role="status"[^>]*>.*<strong>' + name + " wins!</strong>", page)
         assert "cs-spot" not in page and offered(page) == []
+
+
+@pytest.mark.parametrize("ships, players", [(False, 3), (False, 5), (True, 3), (True, 4), (True, 6)])
+def test_no_two_places_of_a_board_share_a_name(ships, players):
+    """Every corner, edge and hex of a board is told apart in words (a list of choices, a screen
+    reader's label): two land hexes whose shared edge has water at both ends meet at two
+    corners, named by their end ("north corner of Hills 3 / Forest 5"), not both alike."""
+    for seed in range(6):
+        state = ENGINE.new_game(players, f"names-{seed}", {"ships": ships})
+        board = pages.Board(ENGINE.view(state, None)["board"])
+        for kind, ids in (("vertex", board.vertices), ("edge", board.edges), ("hex", board.hex_by_id)):
+            names = [board.place_words(kind, i) for i in ids]
+            twins = {n for n in names if names.count(n) > 1}
+            assert not twins, (kind, seed, sorted(twins)[:3])
+
+
+@pytest.mark.parametrize("ships, players", [(False, 4), (True, 3), (True, 5)])
+def test_no_harbour_marker_covers_a_number_token(ships, players):
+    """A harbour's marker stands out at sea but clear of the water hex's number token (a "2:1"
+    covered a "12"): the drawn circles keep apart, strokes included."""
+    for seed in range(8):
+        state = ENGINE.new_game(players, f"harbours-{seed}", {"ships": ships})
+        board = pages.Board(ENGINE.view(state, None)["board"])
+        tokens = [(h["x"], h["y"]) for h in board.hexes if h.get("number")]
+        markers = [d for d in (board.harbour_drawing(h) for h in board.harbours) if d]
+        assert markers
+        for m in markers:
+            nearest = min(((m["x"] - x) ** 2 + (m["y"] - y) ** 2) ** .5 for x, y in tokens)
+            assert nearest >= pages.TOKEN_R + pages.HARBOUR_R + .04, (seed, m["kind"], nearest)

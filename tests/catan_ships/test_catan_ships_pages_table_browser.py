@@ -265,3 +265,37 @@ def test_a_knight_is_played_by_choosing_its_hex_on_the_board(table):
     assert match.log.order_by("-seq").first().action["type"] == "play_knight" or any(
         row.action.get("type") == "play_knight" for row in match.log.all())
     assert me.errors == []
+
+
+def test_a_discard_of_the_wrong_number_is_refused_beside_its_form_which_keeps_the_numbers(table):
+    """As an empty offer: the reason shows in the discard form (not at the top of the live part,
+    above the screen), the numbers the player typed stay, and the focus is in the form."""
+    users, sit = table
+    match = play_until(new_match(*users), lambda s: s["phase"] == "discard", seed=7)
+    seat = int(next(iter(match.state["discarding"])))
+    need = match.state["discarding"][str(seat)]
+    hand = match.state["hands"][seat]
+    me = sit(match, seat, DESKTOP, "desktop")
+    me.open(match)
+    me.page.evaluate("document.querySelector('.cs-discard').scrollIntoView({block: 'center'})")
+    typed = {}
+    for box in me.page.locator(".cs-discard input[type=number]").all():
+        resource = box.get_attribute("name").split(".")[-1]
+        if hand.get(resource) and not typed:
+            typed[resource] = 1                                  # one card: too few
+            box.fill("1")
+    assert need > 1 and typed
+    before = me.scroll_y()
+    version = match.version
+    me.page.click(".cs-discard button")
+    me.page.wait_for_selector("form.cs-discard .error[role=alert]", timeout=15000)
+    assert me.page.locator("#match-live > .error").count() == 0
+    assert str(need) in me.page.inner_text("form.cs-discard .error")
+    for resource, n in typed.items():
+        assert me.page.input_value(f".cs-discard input[name='a.cards.{resource}']") == str(n)
+    assert me.page.evaluate("document.activeElement.closest('.cs-discard') !== null")
+    assert abs(me.scroll_y() - before) <= 40
+    me.shot("wrong-discard")
+    match.refresh_from_db()
+    assert match.version == version and match.state["discarding"][str(seat)] == need
+    assert [e for e in me.errors if "status of 400" not in e] == []

@@ -126,6 +126,34 @@ def test_a_round_limit_end_names_the_leader_and_no_round_beyond_the_limit(player
     assert "round_limit" not in re.sub(r"<[^>]*>", "", page)
 
 
+def test_a_three_way_tie_at_the_end_says_so_and_names_everyone_who_shares_the_lead(
+        player, opponent, outsider):
+    """A base game ended by its round limit with all three on 2 points: the ranking puts
+    everyone first, and so does the line (not "<first seat> leads with 2 points")."""
+    match = new_match(player, opponent, outsider, options={"ships": False})
+    state = dict(match.state, phase="over", winner=None)
+    standings = [{"seat": s, "rank": 1, "score": 2, "detail": {}} for s in range(3)]
+    Match.objects.filter(pk=match.pk).update(state=state, turn_seats=[], status=Match.FINISHED, round_limit=3,
+                                             standings=standings, finish_reason="round_limit")
+    match.refresh_from_db()
+    page = page_of(player, match)
+    names = [users_by_seat(match)[s].profile.display_name for s in range(3)]
+    assert f"The match is over in a tie: {names[0]}, {names[1]} and {names[2]} share the lead with 2 points." in page
+    assert "leads with" not in page
+
+
+def test_the_base_games_standings_have_no_ship_points(player, opponent, outsider):
+    """Ships off: the final standings say nothing of ship points (they read "ship points 0")."""
+    for ships in (False, True):
+        match = new_match(player, opponent, outsider, options={"ships": ships})
+        rows = ENGINE.standings(match.state)
+        assert all(("ship_points" in row["detail"]) is ships for row in rows)
+        Match.objects.filter(pk=match.pk).update(status=Match.FINISHED, standings=rows, turn_seats=[],
+                                                 state=dict(match.state, phase="over"), finish_reason="round_limit")
+        match.refresh_from_db()
+        assert ("ship points" in page_of(player, match)) is ships
+
+
 def test_the_base_game_is_not_called_catan_with_ships(player, opponent, outsider):
     match = new_match(player, opponent, outsider, options={"ships": False})
     page = page_of(player, match)

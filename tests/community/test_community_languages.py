@@ -176,7 +176,7 @@ class Teller:
 
     def describe(self, event, names, lang="en"):
         self.asked.append(lang)
-        return f"a card, said in {lang}"
+        return f"an event, said in {lang}"
 
 
 def test_game_events_are_described_in_each_recipients_language(race_match, player, opponent, speaks,
@@ -185,13 +185,13 @@ def test_game_events_are_described_in_each_recipients_language(race_match, playe
     monkeypatch.setattr(listeners, "get_engine", lambda name: teller)
     speaks(player, "da")
     speaks(opponent, "de")
-    race_match.log.create(seq=99, kind="player", seat=0, action={"type": "draw"},
-                          events=[{"type": "card", "seat": 0}])
+    race_match.log.create(seq=99, kind="player", seat=0, action={"type": "offer"},
+                          events=[{"type": "offer", "seat": 0, "to": 1}, {"type": "offer", "seat": 1, "to": 0}])
     with translation.override("sv"):
         listeners.match_changed(match_id=race_match.pk, first_seq=99, last_seq=99)
     assert sorted(teller.asked) == ["da", "de"]
-    texts = dict(Notification.objects.filter(kind=Notification.CARD).values_list("user__username", "text"))
-    assert texts == {"anna": f"{race_match}: a card, said in da", "bo": f"{race_match}: a card, said in de"}
+    texts = dict(Notification.objects.filter(kind=Notification.OFFER).values_list("user__username", "text"))
+    assert texts == {"anna": f"{race_match}: an event, said in da", "bo": f"{race_match}: an event, said in de"}
 
 
 def test_the_digest_is_written_in_the_players_language(race_match, player, opponent, heard, play):

@@ -142,6 +142,23 @@ def test_the_profile_shows_ratings_results_and_current_matches(player, opponent,
     assert "Still at sea" in anna.split("<h2>Current matches</h2>", 1)[1].split("<h2>Results</h2>")[0]
 
 
+def test_a_catan_match_with_ships_off_is_listed_as_catan(player, opponent, outsider, client):
+    """The player page (and the lobby's open matches) name a match's game by its options: the
+    base game is "Catan", not "Catan with ships"."""
+    base = services.match_create(creator=player, game="catan_ships", seats=3, options={"ships": False})
+    ships = services.match_create(creator=player, game="catan_ships", seats=3, options={"ships": True})
+    for match in (base, ships):
+        services.match_join(match_id=match.pk, user=opponent)
+        services.match_join(match_id=match.pk, user=outsider)
+    current = client.get(reverse("player", args=["anna"])).content.decode().split(
+        "<h2>Current matches</h2>", 1)[1].split("<h2>", 1)[0]
+    assert f'Catan #{base.pk}</a> <small class="meta">Catan</small>' in current
+    assert f'Catan with ships #{ships.pk}</a> <small class="meta">Catan with ships</small>' in current
+    open_one = services.match_create(creator=player, game="catan_ships", seats=3, options={"ships": False})
+    lobby = client_for(opponent).get(reverse("lobby")).content.decode()
+    assert f"Catan #{open_one.pk}</a></td><td>Catan</td>" in lobby
+
+
 def test_private_matches_stay_off_a_strangers_view(player, opponent, outsider):
     race([player, opponent], [10, 5], public=False, title="Closed cove")
     assert "Closed cove" not in client_for(outsider).get(reverse("player", args=["anna"])).content.decode()

@@ -125,3 +125,17 @@ def test_apply_never_changes_the_state_it_was_given(engine, seed):
     for players in range(engine.min_players, engine.max_players + 1):
         for options in _variants(engine, players):
             _playout(engine, players, f"{seed}-{players}-{sorted(options.items())}", 400, options)
+
+
+def test_no_view_carries_the_dice_machinery(engine):
+    """Contract, "What a view carries": no game's view, for a seat or a spectator, carries the
+    seed or the dice counter (Fuldrigger's and Pirater's once showed the counter, Catan's hid
+    it)."""
+    from games.engines.base import DICE_MACHINERY
+    assert DICE_MACHINERY == ("seed", "draws")
+    for seed in ("machinery-1", "machinery-2"):
+        state = _playout(engine, engine.min_players, seed, steps=60)
+        assert state.get("draws", 0) > 0                   # dice were drawn
+        for seat in [None, *range(engine.min_players)]:
+            seen = engine.view(state, seat)
+            assert not set(DICE_MACHINERY) & set(seen), (engine.name, seat)

@@ -38,6 +38,24 @@ def test_a_game_package_has_the_same_modules_and_names(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_one_default_edition_in_one_place(game):
+    """Contract, rule editions: a game's state module holds its current edition (EDITION) and
+    its editions; the engine reads them there, and `new_game` and `check_options` called
+    without an edition deal under that same edition (Fuldrigger and Pirater once defaulted
+    to edition 1 there while their engines dealt edition 2)."""
+    state = _module(game, "state")
+    engine = importlib.import_module(f"games.engines.{game}").ENGINE
+    assert (engine.edition, engine.editions) == (state.EDITION, state.EDITIONS)
+    for name in ("check_options", "new_game"):
+        default = inspect.signature(getattr(state, name)).parameters["edition"].default
+        assert default == state.EDITION, name
+    players = engine.min_players
+    dealt = state.new_game(players, "one-default", state.check_options({}, players))
+    assert base.edition_of(dealt) == engine.edition
+    assert dealt == engine.new_game(players, "one-default", engine.check_options({}, players))
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_its_engine_is_routed_and_keeps_every_member_of_the_contract(game):
     engine = importlib.import_module(f"games.engines.{game}").ENGINE
     assert isinstance(engine, base.RoutedEngine)

@@ -23,7 +23,7 @@ def test_the_home_cities_are_chosen_on_the_page_in_roll_order(player, opponent):
     match = services.match_create(creator=player, game="fuldrigger", seats=2, options={})
     services.match_join(match_id=match.pk, user=opponent)
     match.refresh_from_db()
-    assert match.state["phase"] == "homes" and match.rules_version == "2"
+    assert match.state["phase"] == "homes" and match.rules_version == str(ENGINE.edition)
     users = {s.number: s.user for s in match.seats.all()}
     for _ in range(2):
         seat = ENGINE.to_act(match.state)[0]

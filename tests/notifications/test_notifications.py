@@ -34,6 +34,37 @@ def test_turn_passing_notifies_the_next_player_on_site_and_by_email(race_match, 
     assert Notification.objects.get(user=opponent).read_at is not None
 
 
+def test_a_chance_card_goes_to_the_log_not_the_inbox_and_an_offer_still_does(
+        player, opponent, django_capture_on_commit_callbacks):
+    """Issue 33: every Fuldrigger chance card was an unread item for every player. A card needs
+    nothing from its reader: it is in the match's log; an offer, which waits for an answer, is
+    still told to the player it is made to, and so is the turn."""
+    from games.engines import get_engine
+
+    engine = get_engine("fuldrigger")
+    match = services.match_create(creator=player, game="fuldrigger", seats=2, options={})
+    services.match_join(match_id=match.pk, user=opponent)
+    users = {s.number: s.user for s in Match.objects.get(pk=match.pk).seats.all()}
+    match.refresh_from_db()
+    while match.state["phase"] == "homes":
+        seat = engine.to_act(match.state)[0]
+        with django_capture_on_commit_callbacks(execute=True):
+            services.action_apply(match_id=match.pk, user=users[seat],
+                                  action=engine.legal_actions(match.state, seat)[0])
+        match.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.system_action_apply(match_id=match.pk)
+    match.refresh_from_db()
+    assert any(e["type"] == "card" for row in match.log.all() for e in row.events)
+    assert not Notification.objects.filter(kind=Notification.CARD).exists()
+    seat = engine.to_act(match.state)[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.action_apply(match_id=match.pk, user=users[seat],
+                              action={"type": "offer", "to": 1 - seat, "give": {"ducats": 10}, "take": {}})
+    assert Notification.objects.filter(kind=Notification.OFFER, user=users[1 - seat]).count() == 1
+    assert not Notification.objects.filter(kind=Notification.CARD).exists()
+
+
 def test_the_same_change_told_twice_notifies_once(race_match, player, opponent):
     services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
     services.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"})

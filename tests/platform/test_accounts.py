@@ -1,4 +1,6 @@
 """Sign up, log in with rate limiting, profile, password reset, tokens."""
+import re
+
 from django.contrib.auth.models import User
 from django.core import mail
 from django.urls import reverse
@@ -44,6 +46,29 @@ def test_profile_saves_time_zone_and_shows_times_in_it(player):
     player.profile.refresh_from_db()
     assert player.profile.time_zone == "Europe/Copenhagen" and player.profile.name == "Captain Anna"
     assert client.post(reverse("profile"), {"time_zone": "Mars/Olympus", "notify_email": "each"}).status_code == 400
+
+
+def test_the_profile_lists_each_zone_once_without_the_databases_aliases(player):
+    """Issue 33: 490 entries with aliases (Asia/Calcutta beside Asia/Kolkata, Europe/Kiev beside
+    Europe/Kyiv); the list holds the database's own zones. A saved alias (a browser gave it at
+    signup) is still shown and kept when the profile is saved."""
+    from accounts.models import canonical_zones
+
+    client = client_for(player)
+    page = client.get(reverse("profile")).content.decode()
+    offered = re.findall(r'<option value="([^"]+)"', page.split('name="time_zone"', 1)[1].split("</select>", 1)[0])
+    assert "Asia/Kolkata" in offered and "Europe/Copenhagen" in offered and "America/New_York" in offered
+    assert "Asia/Calcutta" not in offered and "US/Eastern" not in offered
+    assert len(offered) == len(set(offered)) and set(offered) - {"UTC"} <= canonical_zones()
+    assert len(offered) < 450
+    Profile.objects.filter(user=player).update(time_zone="Asia/Calcutta")
+    page = client.get(reverse("profile")).content.decode()
+    assert '<option value="Asia/Calcutta" selected>' in page
+    response = client.post(reverse("profile"), {"display_name": "Anna", "time_zone": "Asia/Calcutta",
+                                                "notify_email": "digest"})
+    assert response.status_code == 302
+    player.profile.refresh_from_db()
+    assert player.profile.time_zone == "Asia/Calcutta"
 
 
 def test_password_reset_sends_an_email(client, player):

@@ -11,3 +11,10 @@ register = template.Library()
 def catan_live(context):
     return pages.live(context.get("view"), context.get("legal"), context.get("colours"), context.get("names"),
                       seat=context.get("seat_number"), my_turn=bool(context.get("my_turn")))
+
+
+@register.simple_tag(takes_context=True)
+def catan_lead(context):
+    """Who leads a match that ended without a winner: all who share the first rank."""
+    match = context.get("match")
+    return pages.lead(match.standings if match is not None else None, context.get("names"))

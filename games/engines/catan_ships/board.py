@@ -350,7 +350,7 @@ def _makes_triangle(cell, land: set) -> bool:
     return any(around[i] and around[(i + 1) % 6] for i in range(6))
 
 
-def ships_board(state: dict, players: int, edition: int = 2) -> str:
+def ships_board(state: dict, players: int, edition: int) -> str:
     """The variant's board (C2-C4): about 4 land and 8 water hexes per player, land scattered
     at random over a roughly round sea. No corner touches three land hexes (C3); the outer ring
     is all water and the water is one connected sea, so every corner of the land touches water

@@ -112,9 +112,13 @@ def produce(w: Work, total: int, events: list) -> tuple[dict, dict]:
                 w.log(ship["seat"], ship["number"], "gathered", {r: 1})
         if full and (not paid or left <= 0):
             # Nobody got it, or one seat owed more than the bank had took what was left: a full
-            # ship has nothing to throw cargo for.
+            # ship has nothing to throw cargo for; and from edition 3 (C14, as under the
+            # robber) the hex gave it no fourth resource, so it cannot settle either.
             for i in full:
-                overboard.pop(f"{s['ships'][i]['seat']}-{s['ships'][i]['number']}")
+                key = f"{s['ships'][i]['seat']}-{s['ships'][i]['number']}"
+                overboard.pop(key)
+                if edition_of(s) >= 3:
+                    settle.pop(key, None)
     if gains:
         events.append({"type": "produced", "number": total, "gains": gains})
     return overboard, settle

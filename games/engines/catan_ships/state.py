@@ -16,9 +16,10 @@ from games.engines.catan_ships.book import WORDS
 # Rules editions (docs/rules/changelog.md). Edition 2 follows the German original and the
 # official base game where edition 1 did not: unloading at once (C8), the extension's special
 # building phase, drawn number tokens and harbours (C4), any card before the roll, no felt bound
-# on trade offers, ships under the bank's shortage rule.
-EDITION = 2
-EDITIONS = (1, 2)
+# on trade offers, ships under the bank's shortage rule. Edition 3: a ship settles (C14) only
+# when its hex pays the fourth resource, so neither the robber nor the bank's shortage allows it.
+EDITION = 3
+EDITIONS = (1, 2, 3)
 OPTIONS = (
     # C1-C20: the ships edition (the help a player reads names no rule).
     Option("ships", "Ships", "bool", True,

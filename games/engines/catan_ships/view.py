@@ -1,7 +1,8 @@
 """What a seat or spectator sees, the standings, the options and events in words.
 
 Hidden: every hand and every development card but the viewer's own (others see counts), the
-development deck's order, the seed and the dice counter.
+development deck's order, and (as in every game's view, base.DICE_MACHINERY) the seed and the
+dice counter: the view lists what it shows, so neither is copied in.
 """
 from __future__ import annotations
 
@@ -68,9 +69,11 @@ def standings(state: dict) -> list[dict]:
     rows = []
     for p in range(state["players"]):
         score = scoring.public_points(state, p) + (scoring.hidden_points(state, p) if over else 0)
-        rows.append({"seat": p, "score": score, "detail": {
-            "winner": state["winner"] == p, "longest_road": state["longest"] == p,
-            "largest_army": state["army"] == p, "ship_points": scoring.ship_points(state, p)}})
+        detail = {"winner": state["winner"] == p, "longest_road": state["longest"] == p,
+                  "largest_army": state["army"] == p}
+        if state["ships_variant"]:     # the base game has no ships to score (C20)
+            detail["ship_points"] = scoring.ship_points(state, p)
+        rows.append({"seat": p, "score": score, "detail": detail})
     rows.sort(key=lambda r: (not r["detail"]["winner"], -r["score"], r["seat"]))
     previous, rank = None, 0
     for i, row in enumerate(rows):
@@ -141,8 +144,14 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
 
 def told_otherwise(event: dict, seat) -> bool:
     """The public "stole a card" of a theft, for its thief and its victim: they read the private
-    "stole ore from" of the same theft."""
-    return event.get("type") == "stole_card" and seat is not None and seat in (event.get("seat"), event.get("victim"))
+    "stole ore from" of the same theft; the public "bought a development card", for its buyer:
+    he reads the private "bought a knight" of the same purchase."""
+    if seat is None:
+        return False
+    kind = event.get("type")
+    if kind == "stole_card":
+        return seat in (event.get("seat"), event.get("victim"))
+    return kind == "bought_development" and seat == event.get("seat")
 
 
 class _Blank(dict):

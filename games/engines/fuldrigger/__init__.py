@@ -19,9 +19,10 @@ class FuldriggerEngine(RoutedEngine):
     # Rules editions (docs/rules/changelog.md): 2 chooses home cities after a roll (F7/F8),
     # lets any fortress open a port to attack (F39), ends open rewards at a reshuffle (F43),
     # moves pirate waters near ports (F19), lets a ship return to the port it left (F11) and
-    # has the isthmus variant off by default.
-    edition = 2
-    editions = (1, 2)
+    # has the isthmus variant off by default; 3 lets the scurvy card pass when every fortune is
+    # the same (no fleet is the richest).
+    edition = state.EDITION
+    editions = state.EDITIONS
 
     def system_action(self, game: dict) -> dict | None:
         """The chance card drawn at the start of the banker's turn, with no player."""

@@ -162,13 +162,20 @@ def _interest(state, data, events, event):
 
 
 def _scurvy(state, data, events, event):
+    """Scurvy in the richest fleet: the player(s) with the largest fortune lose the next turn.
+    Edition 3 (docs/rules/fuldrigger.md, "Scurvy"): where every player still in shares the
+    largest fortune — as at the start, when all hold the same — no fleet is the richest and the
+    card passes; editions 1 and 2 took a turn from everyone then (a whole round lost)."""
     players = _players(state)
     wealth = fortunes(state)
     top = max(wealth[s] for s in players)
-    for seat in players:
-        if wealth[seat] == top:
-            state["skip"][seat] = True
-            events.append({"type": "scurvy", "seat": seat})
+    richest = [seat for seat in players if wealth[seat] == top]
+    if edition_of(state) >= 3 and len(richest) == len(players):
+        events.append({"type": "scurvy_spared"})
+        return
+    for seat in richest:
+        state["skip"][seat] = True
+        events.append({"type": "scurvy", "seat": seat})
 
 
 def _dead_calm(state, data, events, event):

@@ -12,6 +12,10 @@ from games.engines.fuldrigger.book import WORDS, option_words
 from games.engines.fuldrigger.cards import CARD_IDS
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+# Rules editions (docs/rules/changelog.md): new games are dealt under EDITION, the one default
+# (the engine's `edition` is this); a state keeps the edition it was dealt under.
+EDITION = 3
+EDITIONS = (1, 2, 3)
 
 
 def _option(name: str, kind: str, default, **bounds) -> Option:
@@ -51,7 +55,7 @@ SHIP_NAMES = (
 )
 
 
-def check_options(options: dict | None, players, edition: int = 2) -> dict:
+def check_options(options: dict | None, players, edition: int = EDITION) -> dict:
     """The cleaned options for that many seats; edition 1 played the isthmus by default."""
     if isinstance(players, bool) or not isinstance(players, int) or not (
             MIN_PLAYERS <= players <= MAX_PLAYERS):
@@ -63,7 +67,7 @@ def check_options(options: dict | None, players, edition: int = 2) -> dict:
     return cleaned
 
 
-def new_game(players: int, seed: str, options: dict | None, edition: int = 1) -> dict:
+def new_game(players: int, seed: str, options: dict | None, edition: int = EDITION) -> dict:
     """Each seat: start cash (F5) and three ships in its home city (F6); the deck shuffled
     (F43); the banker's first card waits (phase "card").
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from functools import reduce
 
+from games.engines.base import DICE_MACHINERY
 from games.engines.fuldrigger.book import (
     WORDS, area_name, cargo_name, good_name, option_words, place_name,
 )
@@ -13,12 +14,13 @@ from games.engines.fuldrigger.state import (
 )
 from games.engines.words import language
 
-HIDDEN = ("seed", "deck")
+HIDDEN = DICE_MACHINERY + ("deck",)
 
 
 def view(state: dict, seat: int | None) -> dict:
-    """The state without its secrets: the seed, the order of the deck (only the number of
-    cards left and the last card turned show) and offers between other players."""
+    """The state without its secrets: the dice machinery (base.DICE_MACHINERY: the seed and the
+    dice counter), the order of the deck (only the number of cards left and the last card
+    turned show) and offers between other players."""
     seen = clone(state)
     for key in HIDDEN:
         seen.pop(key, None)
@@ -224,6 +226,8 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
         return say("decline_offer", who=who, whom=_who(names, event["from"], lang))
     if kind in ("end_turn", "turn", "turn_lost", "scurvy", "out"):
         return say(kind, who=who)
+    if kind == "scurvy_spared":
+        return say(kind)
     if kind == "round":
         return say("round", round=event["round"])
     if kind == "card":

@@ -18,8 +18,8 @@ class PiraterEngine(RoutedEngine):
     # Rules editions (docs/rules/changelog.md): 2 has ports chosen in roll order (P5/P7), the
     # board with ports along the sides and diagonal trade winds (P3, P13), loading as a choice
     # (P12), wrecks that shield nobody (P23) and a confirmed powder ship (P24).
-    edition = 2
-    editions = (1, 2)
+    edition = state.EDITION
+    editions = state.EDITIONS
 
 
 ENGINE = PiraterEngine(state=state, rules=rules, view=view, actions=actions)

@@ -218,7 +218,7 @@ class Board:
         return out
 
 
-def _read(edition: int = 1) -> dict:
+def _read(edition: int) -> dict:
     name = "board.json" if edition == 1 else f"board{edition}.json"
     with open(HERE / name, encoding="utf-8") as fh:
         return json.load(fh)

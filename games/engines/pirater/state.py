@@ -16,6 +16,10 @@ VARIANTS = ("curse_island", "hurricane", "double_board", "shipwreck", "powder_sh
 TWO_PLAYER = ("opposing_realms", "headwind_realm")
 SPLIT_ROLLS = ("doubles", "double_six", "any_six", "sum_seven")
 TREASURE_PLACEMENTS = ("one_each", "both_on_one", "one_only")
+# Rules editions (docs/rules/changelog.md): new games are dealt under EDITION, the one default
+# (the engine's `edition` is this); a state keeps the edition it was dealt under.
+EDITION = 2
+EDITIONS = (1, 2)
 
 # The variants' rules, in order: P20, P21, P22 (board and treasures), P23, P24, P25, P26, P27, P28
 # (fleet and its split roll). The help a player reads names no rule.
@@ -47,7 +51,7 @@ OPTIONS = (
 )
 
 
-def check_options(options: dict | None, players, edition: int = 2) -> dict:
+def check_options(options: dict | None, players, edition: int = EDITION) -> dict:
     """The cleaned options for that many seats, or IllegalAction saying what can't be played.
     Edition 2 (P22 as the digest now reads): the double board always has both treasures."""
     cleaned = clean_options(list(OPTIONS), options)
@@ -190,7 +194,7 @@ def place_ships(state: dict) -> None:
     state["ships"] = ships
 
 
-def new_game(players: int, seed: str, options: dict | None, edition: int = 1) -> dict:
+def new_game(players: int, seed: str, options: dict | None, edition: int = EDITION) -> dict:
     options = check_options(options, players, edition)
     if not isinstance(seed, str) or not seed:
         raise IllegalAction.said(WORDS, "error.no_seed")

@@ -1,9 +1,11 @@
 """What a seat or spectator sees, the standings, and events in words.
 
-Pirater has no hidden information except the dice seed, so every viewer sees the same view.
+Pirater has no hidden information, so every viewer sees the same view: the state without the
+dice machinery (base.DICE_MACHINERY: the seed and the dice counter), as every game's view.
 """
 from __future__ import annotations
 
+from games.engines.base import DICE_MACHINERY
 from games.engines.pirater.book import WORDS
 from games.engines.pirater.rules import alive_ships
 from games.engines.pirater.sailing import remaining
@@ -13,13 +15,13 @@ DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 
 
 def view(state: dict, seat=None) -> dict:
-    """The state without its seed, plus what the page needs to draw the board.
+    """The state without the dice machinery, plus what the page needs to draw the board.
 
     layout: rows, cols and every square's (row, col, kind), straits marked half with their
     pair; ports: town, anchorage and owning seat; each ship's cells (both halves in a strait).
     """
     board = board_of(state)
-    out = {k: v for k, v in state.items() if k != "seed"}
+    out = {k: v for k, v in state.items() if k not in DICE_MACHINERY}
     last = board.height - 1
     ships = []
     for ship in state["ships"]:

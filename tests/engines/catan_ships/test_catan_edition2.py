@@ -15,16 +15,17 @@ from games.engines.catan_ships.board import STANDARD_HARBOURS, TOKEN_CYCLE
 from games.engines.catan_ships.bots import random_action
 
 
-def test_new_games_are_edition_2_and_edition_1_still_deals():
+def test_new_games_are_edition_3_and_edition_1_still_deals():
     """Contract, rule editions: new_game records the current edition; edition 1 (a replay of a
     match begun under it) keeps its board; an unknown edition is refused."""
-    assert ENGINE.edition == 2 and ENGINE.editions == (1, 2)
-    assert fresh(3, True)["edition"] == 2
+    assert ENGINE.edition == 3 and ENGINE.editions == (1, 2, 3)
+    assert fresh(3, True)["edition"] == 3
+    assert fresh(3, True, edition=2)["edition"] == 2
     old = fresh(3, True, edition=1)
     assert old["edition"] == 1 and old["board"] != fresh(3, True)["board"]
     assert fresh(4, False, edition=1)["board"] == fresh(4, False)["board"]   # the standard board stays
     with pytest.raises(IllegalAction, match="edition"):
-        ENGINE.new_game(3, "x", {}, edition=3)
+        ENGINE.new_game(3, "x", {}, edition=4)
 
 
 # ---- C8: unloading at once, in any player's turn ---------------------------------------------

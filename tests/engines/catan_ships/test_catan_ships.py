@@ -359,6 +359,41 @@ def test_c14_a_ship_with_three_settlement_goods_may_become_a_settlement():
     assert not [a for a in ENGINE.legal_actions(t, 0) if a["type"] == "settle"]
 
 
+def _c14_ship(bank_fourth=None, robber=False, edition=None):
+    """A ship with three settlement goods on a coast edge of a land hex producing the fourth,
+    that hex's number rolled; the settle actions offered, and the fourth resource."""
+    s = ships_board(edition=edition)
+    geo = geometry(s["board"])
+    e = next(e for e in range(geo.edge_count) if geo.edge_kind[e] == "coast"
+             and geo.resource[geo.edge_land_hexes[e][0]] in ("brick", "lumber", "wool", "grain")
+             and geo.edge_land_hexes[e][0] != s["robber"])
+    h = geo.edge_land_hexes[e][0]
+    fourth = geo.resource[h]
+    add_ship(s, 0, e, {r: 1 for r in ("brick", "lumber", "wool", "grain") if r != fourth})
+    if bank_fourth is not None:
+        s["bank"] = dict(s["bank"], **{fourth: bank_fourth})
+    if robber:
+        s["robber"] = h
+    s, _ = act(rolling(s, geo.number[h]), 0, {"type": "roll"})
+    return [a for a in ENGINE.legal_actions(s, 0) if a["type"] == "settle" and a["vertex"] is not None], fourth
+
+
+@pytest.mark.rule("C14")
+def test_c14_a_ship_settles_only_when_its_hex_pays_the_fourth_resource():
+    """C14, edition 3 (docs/rules/catan-ships.md, C14): the hex must "produce the fourth" for the
+    ship, as it would pay a settlement: not under the robber, and not when the bank cannot pay
+    that resource (it has none, or the shortage rule denies it to everyone). Where the bank can
+    pay it, the ship settles, and the fourth is used up (the bank keeps it)."""
+    offered, fourth = _c14_ship()
+    assert offered
+    assert _c14_ship(robber=True)[0] == []
+    assert _c14_ship(bank_fourth=0)[0] == []
+    assert _c14_ship(bank_fourth=1)[0]                   # one left, one ship owed it: paid
+    # Edition 2 matches keep their reading: the robber blocked it, the bank's stock did not.
+    assert _c14_ship(robber=True, edition=2)[0] == []
+    assert _c14_ship(bank_fourth=0, edition=2)[0]
+
+
 @pytest.mark.rule("C15")
 def test_c15_two_ships_on_open_sea_one_along_the_shore():
     """C15: at most 2 ships share an open-sea edge, at most 1 a shore edge."""

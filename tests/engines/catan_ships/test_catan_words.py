@@ -2,7 +2,7 @@
 Swedish; the German words follow the original (Siedlung, Schiff, Räuber, Pirat, ...)."""
 import random
 
-from catan_support import ENGINE, empty_board
+from catan_support import ENGINE, act, empty_board, give
 from games.engines.catan_ships.book import WORDS
 from games.engines.catan_ships.bots import random_action
 from tests.engines.phrasebook_support import assert_translated, refusal
@@ -80,6 +80,18 @@ def test_a_theft_is_told_once_to_its_thief_and_victim_and_once_to_the_others():
     assert not ENGINE.told_otherwise(public, 0) and not ENGINE.told_otherwise(public, None)
     assert not ENGINE.told_otherwise({"type": "stole", "seat": 1, "victim": 2, "resource": "ore",
                                       "private": [1, 2]}, 1)
+
+
+def test_a_development_card_purchase_is_told_once_to_its_buyer():
+    """The buyer reads which card he bought (the private "bought_card") and not the public
+    "bought a development card" of the same purchase too; the others read the public line."""
+    s = empty_board(3)
+    give(s, 0, wool=1, grain=1, ore=1)
+    s, events = act(s, 0, {"type": "buy_development"})
+    shown = {seat: [e["type"] for e in events if (seat in e.get("private", [seat]))
+                    and not ENGINE.told_otherwise(e, seat)] for seat in (0, 1, None)}
+    assert shown[0].count("bought_card") == 1 and "bought_development" not in shown[0]
+    assert shown[1] == ["bought_development"] and shown[None] == ["bought_development"]
 
 
 def test_with_ships_off_the_game_is_called_catan():

@@ -249,6 +249,45 @@ def test_scurvy_on_the_banker_passes_the_first_turn():
     assert first(events, "turn_lost")["seat"] == 0 and new["turn"]["seat"] == 1
 
 
+@pytest.mark.rule("F43")
+def test_scurvy_passes_when_every_fortune_is_the_same():
+    """F43 scurvy, edition 3 (docs/rules/fuldrigger.md, "Scurvy"): the card strikes "the richest
+    fleet"; where every player still in has the same fortune — as at the first card — no fleet
+    is the richest and nobody loses a turn (the event says so), so the round is played."""
+    state = dealt(3, "scurvy-at-the-start")
+    assert state["edition"] == 3 and state["phase"] == "card"
+    assert len(set(fortunes(state))) == 1                  # everyone starts with the same
+    new, events = draw(state, "scurvy")
+    assert of_type(events, "scurvy") == [] and len(of_type(events, "scurvy_spared")) == 1
+    assert new["skip"] == [False, False, False] and new["phase"] == "play"
+    assert of_type(events, "turn_lost") == [] and new["turn"]["seat"] == new["first"]
+    assert "nobody loses a turn" in ENGINE.describe(first(events, "scurvy_spared"), ["a", "b", "c"])
+    # Two of three sharing the largest fortune are still the richest: both lose the turn.
+    state = game(3)
+    state["cash"] = [500, 500, 100]
+    new, events = draw(state, "scurvy")
+    assert [e["seat"] for e in of_type(events, "scurvy")] == [0, 1]
+    assert of_type(events, "scurvy_spared") == []
+    # A player who is out does not count: the two still in tie, so nobody is the richest.
+    state = game(3)
+    state["cash"] = [300, 300, 0]
+    state["out"][2] = True
+    new, events = draw(state, "scurvy")
+    assert of_type(events, "scurvy") == [] and new["skip"] == [False, False, False]
+
+
+@pytest.mark.rule("F43")
+def test_scurvy_under_earlier_editions_still_takes_every_tied_turn():
+    """F43 scurvy, editions 1 and 2: a match dealt under them keeps its rule, and everyone
+    tied at the top loses the next turn even when that is everyone (it replays as played)."""
+    for edition in (1, 2):
+        state = dealt(2, "scurvy-at-the-start", edition=edition)
+        assert len(set(fortunes(state))) == 1
+        new, events = draw(state, "scurvy")
+        assert [e["seat"] for e in of_type(events, "scurvy")] == [0, 1]
+        assert of_type(events, "scurvy_spared") == []
+
+
 def test_letter_of_marque_fits_privateers_anywhere():
     """F43 letter of marque: this round privateers are fitted out in any port."""
     state = game(2)

@@ -16,10 +16,11 @@ BOUNTIES = sorted(c for c, d in CARDS.items() if d["effect"] == "first_to_reach"
 def test_new_game_records_the_current_edition():
     """Contract, rule editions: new_game writes the engine's edition; an earlier one may be
     asked for (a replay), and a state of edition 1 has no key at all."""
-    assert ENGINE.edition == 2 and ENGINE.editions == (1, 2)
-    assert ENGINE.new_game(2, "e", {})["edition"] == 2
+    assert ENGINE.edition == 3 and ENGINE.editions == (1, 2, 3)
+    assert ENGINE.new_game(2, "e", {})["edition"] == 3
+    assert ENGINE.new_game(2, "e", {}, edition=2)["edition"] == 2
     assert "edition" not in ENGINE.new_game(2, "e", {}, edition=1)
-    for wrong in (0, 3, "2", True):
+    for wrong in (0, 4, "2", True):
         with pytest.raises(IllegalAction, match="edition"):
             ENGINE.new_game(2, "e", {}, edition=wrong)
 
