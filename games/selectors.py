@@ -194,15 +194,18 @@ def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> lis
     # An engine may say a seat reads an event already in a private twin of it (Catan's theft:
     # the thief and the victim see which card went), so its line is not shown to them twice.
     told_otherwise = getattr(engine, "told_otherwise", None) or (lambda event, seat: False)
+    # The round a round limit ended the match before was never played: its header is not told.
+    limit = match.round_limit if match.is_over else None
     lines = []
     for row in rows:
-        texts = [describe(engine, event, names) for event in reversed(row.events)]
-        for event, text in zip(reversed(row.events), texts):
+        for event in reversed(row.events):
             if not event_visible(event, seat_number) or told_otherwise(event, seat_number):
+                continue
+            if limit and event.get("type") == "turn" and event.get("round", 0) > limit:
                 continue
             lines.append({"seq": row.seq, "at": row.created_at, "kind": row.kind,
                           "by_order": played_by_order(row.kind, event),
-                          "text": text, "dice": event.get("dice")})
+                          "text": describe(engine, event, names), "dice": event.get("dice")})
     return lines
 
 
