@@ -1,10 +1,12 @@
 """Renders a match for one viewer: the whole page, the live part an action or a socket swaps in.
 The same templates serve all three, so a player sees the same thing however it arrived."""
+import importlib
 import zoneinfo
 from types import SimpleNamespace
 
 from django.template.loader import render_to_string, select_template
 from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import mark_safe
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
@@ -36,7 +38,28 @@ def seat_name(names, seat) -> str:
         return gettext("Nobody")
 
 
-def match_context(match: Match, user, *, error: str | None = None) -> dict:
+def shared_parts(match: Match) -> dict:
+    """What every viewer of this version sees alike, made once in the language and zone active
+    now: the log's words ("described", filled in as the viewers' logs find them) and, for a game
+    whose pages draw a shared board (`shared_board`, with partials/board_shared.html), the
+    board ("board"), which each viewer's part then leaves out and takes as drawn."""
+    try:
+        pages = importlib.import_module(f"games.{match.game}.pages")
+    except ImportError:
+        pages = None
+    # The log's words, found once for every viewer of the version (selectors.log_lines).
+    shared = {"described": {}}
+    draw = getattr(pages, "shared_board", None) if pages is not None else None
+    if draw is None or match.state is None:
+        return shared
+    seats = sorted(match.seats.all(), key=lambda s: (s.number is None, s.number, s.joined_at))
+    context = draw(selectors.viewer_state(match, None), [s.colour for s in seats], selectors.seat_names(match))
+    if context:
+        shared["board"] = mark_safe(render_to_string(f"games/{match.game}/partials/board_shared.html", context))
+    return shared
+
+
+def match_context(match: Match, user, *, error: str | None = None, shared: dict | None = None) -> dict:
     engine = get_engine(match.game)
     seat = selectors.seat_of(match, user)
     number = seat.number if seat is not None else None
@@ -62,7 +85,8 @@ def match_context(match: Match, user, *, error: str | None = None) -> dict:
         "view": view,
         "legal": legal,
         "my_turn": my_turn,
-        "log_lines": selectors.log_lines(match, number) if match.state is not None else [],
+        "log_lines": (selectors.log_lines(match, number, described=(shared or {}).get("described"))
+                      if match.state is not None else []),
         "error": error,
         # Only the whole page shows the chat (the live part a socket or an action renders does
         # not): read it only if the template asks.
@@ -70,6 +94,8 @@ def match_context(match: Match, user, *, error: str | None = None) -> dict:
         "can_chat": selectors.can_chat(match, user),
         "live_template": game_template(match.game, "partials/live.html").template.name,
         "board_template": game_template(match.game, "board.html").template.name,
+        # Parts every viewer of this version sees alike, drawn once (shared_parts), if given.
+        "shared": shared or {},
     }
 
 

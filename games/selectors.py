@@ -182,8 +182,10 @@ def with_recent_log(match: Match) -> Match:
     return match
 
 
-def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> list[dict]:
-    """The recent log in words, newest first, as this seat may see it."""
+def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0, described: dict | None = None) -> list[dict]:
+    """The recent log in words, newest first, as this seat may see it. `described`: the words
+    already found for these rows' events in the language active now (each viewer of a version
+    reads the same words; only which events they see differs), filled in as they are found."""
     engine = get_engine(match.game)
     names = seat_names(match)
     recent = getattr(match, "recent_log", None)
@@ -197,16 +199,25 @@ def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0) -> lis
     # The round a round limit ended the match before was never played: its header is not told.
     limit = match.round_limit if match.is_over else None
     lines = []
+    described = {} if described is None else described
     for row in rows:
-        for event in reversed(row.events):
+        for index, event in enumerate(reversed(row.events)):
             if not event_visible(event, seat_number) or told_otherwise(event, seat_number):
                 continue
             if limit and event.get("type") == "turn" and event.get("round", 0) > limit:
                 continue
             lines.append({"seq": row.seq, "at": row.created_at, "kind": row.kind,
                           "by_order": played_by_order(row.kind, event),
-                          "text": describe(engine, event, names), "dice": event.get("dice")})
+                          "text": _described(described, row.seq, index, engine, event, names),
+                          "dice": event.get("dice")})
     return lines
+
+
+def _described(memo: dict, seq, index, engine, event, names) -> str:
+    text = memo.get((seq, index))
+    if text is None:
+        text = memo[(seq, index)] = describe(engine, event, names)
+    return text
 
 
 def describe(engine, event: dict, names: list[str]) -> str:

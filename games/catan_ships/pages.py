@@ -521,8 +521,24 @@ def lead(standings, names) -> dict | None:
             "points": first[0]["score"], "shared": len(first) > 1}
 
 
-def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> dict | None:
-    """Everything the live part draws and offers."""
+def board_drawing(view: dict, colours, names, board: "Board | None" = None) -> dict:
+    """What every viewer sees of the board (hexes, harbours, pieces, robber, pirate): drawn once
+    per version and language for all of them (templates/.../board_shared.html)."""
+    board = board or Board(view["board"])
+    return {"hexes": _hexes(board, view.get("robber")),
+            "harbours": [d for d in (board.harbour_drawing(h) for h in board.harbours) if d],
+            "token_r": TOKEN_R, "harbour_r": HARBOUR_R, **pieces(board, view, colours, names)}
+
+
+def shared_board(view: dict | None, colours, names) -> dict | None:
+    """The context of partials/board_shared.html: the board as every viewer sees it (drawn once
+    per version and language by games/live/publisher.py, through games/panels.py)."""
+    return {"c": board_drawing(view, colours, names)} if view and "board" in view else None
+
+
+def live(view: dict | None, legal, colours, names, seat=None, my_turn=False, draw_board=True) -> dict | None:
+    """Everything the live part draws and offers; without `draw_board`, the part of the board
+    every viewer shares is left to the drawing made once for all (board_drawing)."""
     if not view or "board" not in view:
         return None
     legal = list(legal or [])
@@ -570,15 +586,12 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False) -> 
     costs = [{"words": w, "resources": [{"resource": x, "words": resource_word(x)}
                                          for x in RESOURCES for _ in range(COST[key].get(x, 0))]}
              for key, w in PIECES if key != "ship" or view.get("ships_variant")]
-    drawn = pieces(board, view, colours, names)
+    drawn = board_drawing(view, colours, names, board) if draw_board else pieces(board, view, colours, names)
     ships = drawn["ships"]
     return {
         "viewbox": board.viewbox, "ratio": _r(board.w / board.h), "units": _r(board.w),
-        "hexes": _hexes(board, view.get("robber")),
         "terrains": [{"terrain": t, "words": TERRAIN_WORDS[t], "resource": resource_word(TERRAIN_RESOURCE[t]) if TERRAIN_RESOURCE[t] else ""}
                      for t in TERRAIN_WORDS if any(h["terrain"] == t for h in board.hexes)],
-        "harbours": [d for d in (board.harbour_drawing(h) for h in board.harbours) if d],
-        "token_r": TOKEN_R, "harbour_r": HARBOUR_R,
         **drawn,
         # Outside his turn a player may still have a move (unloading a docked ship at once):
         # what the legal actions offer is shown whenever there are any.

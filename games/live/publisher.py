@@ -54,15 +54,16 @@ def _user_for(match, viewer: Viewer, kind: str):
     return AnonymousUser()
 
 
-def render(match, viewer: Viewer, kind: str, revision: str) -> str:
+def render(match, viewer: Viewer, kind: str, revision: str, shared: dict | None = None) -> str:
     """What `viewer` sees of `match`: the live part in their words and zone, or with the state
-    feed the match as data (a JSON object of type "match.state")."""
+    feed the match as data (a JSON object of type "match.state"). `shared`: the parts every
+    viewer of this version sees alike, already drawn in these words (panels.shared_parts)."""
     user = _user_for(match, viewer, kind)
     if viewer.feed == "state":
         return json.dumps({"type": "match.state", "revision": revision, **selectors.match_state_for(match, user)},
                           separators=(",", ":"))
     with timezone.override(_zone(viewer.zone)), translation.override(viewer.language):
-        context = panels.match_context(match, user)
+        context = panels.match_context(match, user, shared=shared)
         context["revision"] = revision
         return render_to_string("games/partials/match_live.html", context)
 
@@ -77,7 +78,15 @@ def part(change: Change, viewer: Viewer) -> str:
         match = change.match
         selectors.with_seats_and_players(match)
         selectors.with_recent_log(match)
-        made = change.parts[memo] = render(match, viewer, kind, change.revision)
+        shared = None
+        if viewer.feed == "html":
+            # What all viewers share (the board) is drawn once per language and zone.
+            shared_memo = ("shared", *words)
+            shared = change.parts.get(shared_memo)
+            if shared is None:
+                with timezone.override(_zone(viewer.zone)), translation.override(viewer.language):
+                    shared = change.parts[shared_memo] = panels.shared_parts(match)
+        made = change.parts[memo] = render(match, viewer, kind, change.revision, shared)
     return made
 
 

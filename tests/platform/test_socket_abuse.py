@@ -38,9 +38,9 @@ def renders(monkeypatch):
     done = []
     real = publisher.render
 
-    def counting(match, viewer, kind, revision):
+    def counting(match, viewer, kind, revision, *shared):
         done.append((kind, match.version))
-        return real(match, viewer, kind, revision)
+        return real(match, viewer, kind, revision, *shared)
 
     monkeypatch.setattr(publisher, "render", counting)
     return done

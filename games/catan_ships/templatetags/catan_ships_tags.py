@@ -9,8 +9,10 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def catan_live(context):
+    shared = context.get("shared") or {}
     return pages.live(context.get("view"), context.get("legal"), context.get("colours"), context.get("names"),
-                      seat=context.get("seat_number"), my_turn=bool(context.get("my_turn")))
+                      seat=context.get("seat_number"), my_turn=bool(context.get("my_turn")),
+                      draw_board=not shared.get("board"))
 
 
 @register.simple_tag(takes_context=True)
