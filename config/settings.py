@@ -179,6 +179,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_DB_REUSE_MAX = 1000
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 SWEEP_SECONDS = float(env("SWEEP_SECONDS", "5"))
+# How often a socket process checks that its sockets show their matches' versions (one query
+# for all of them): a socket that missed a change (Redis was away) catches up by itself.
+LIVE_WATCH_SECONDS = float(env("LIVE_WATCH_SECONDS", "5"))
 CELERY_BEAT_SCHEDULE = {
     "deadline-sweep": {"task": "games.tasks.sweep_due_matches", "schedule": SWEEP_SECONDS,
                        "options": {"expires": SWEEP_SECONDS}},  # sweeps held up in a backlog are dropped

@@ -29,6 +29,7 @@ from games.errors import BadRequest, ServiceError
 from games.live import publisher
 from games.live.keys import group_name, session_group, token_group, user_group
 from games.live.viewers import Viewer, group, invite_digest
+from games.live.watch import watch
 from games.validation import parse_action
 
 log = logging.getLogger(__name__)
@@ -128,6 +129,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         await self.accept()
         metrics.socket_opened(self)  # open sockets per process (/metrics)
+        watch.add(self.match_id, self)  # kept up to date if a change's message is lost
         # A (re)connecting browser catches up at once with whatever it missed.
         self.sent = opened
         await self.send(text_data=opened)
@@ -190,6 +192,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         metrics.socket_closed(self)
+        watch.remove(self.match_id, self)
         await self._leave_groups()
         if getattr(self, "counted", None):
             await _in_pool(self._count_out)()
@@ -311,13 +314,34 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._end(CLOSE_NOT_ALLOWED)
             return
         version, revision = event["version"], event.get("revision") or ""
-        if version < self.shown_version:
-            return  # an older version than the one shown (published late by a slower process)
-        if version == self.shown_version and (not revision or revision <= self.shown_revision):
-            return  # shown already: a committed version never changes
-        self.shown_version, self.shown_revision = version, revision
-        self.sent = event["body"]
-        await self.send(text_data=self.sent)
+        async with self.lock:  # not beside a catch-up's read (games/live/watch.py)
+            if version < self.shown_version:
+                return  # an older version than the one shown (published late by a slower process)
+            if version == self.shown_version and (not revision or revision <= self.shown_revision):
+                return  # shown already: a committed version never changes
+            self.shown_version, self.shown_revision = version, revision
+            self.sent = event["body"]
+            await self.send(text_data=self.sent)
+
+    async def catch_up(self):
+        """This socket missed a change (games/live/watch.py): join its groups again (a Redis
+        that restarted forgot them), read the match and send its viewer's part."""
+        async with self.lock:
+            if self.closing:
+                return
+            try:
+                for name in self.groups_joined:
+                    await self.channel_layer.group_add(name, self.channel_name)
+            except Exception:
+                log.warning("could not join the groups again", exc_info=True)
+            opened = await _in_pool(self._open)()
+            if opened is None:
+                await self._end(CLOSE_NOT_ALLOWED)
+                return
+            self.shown_revision = ""
+            if opened != self.sent:
+                self.sent = opened
+                await self.send(text_data=opened)
 
     async def live_chat(self, event):
         if not self.closing:

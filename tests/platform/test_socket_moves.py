@@ -114,3 +114,23 @@ async def test_a_change_is_rendered_for_the_sockets_only_while_someone_watches(m
     # Watched: bo's catch-up, then his part of version 2, drawn by the process that committed it.
     assert rendered == [f"u{bo.pk}", f"u{bo.pk}"]
     await socket.disconnect()
+
+
+async def test_a_socket_that_missed_a_change_catches_up_by_itself(settings, monkeypatch):
+    """Issue 34: a change whose message never reached the sockets (Redis away when it was
+    published) still reaches them within a few checks, with no move after it."""
+    from games import services
+    from games.live import layer
+
+    settings.LIVE_WATCH_SECONDS = 0.2
+    match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
+    socket = await _open(match.pk, await sync_to_async(_signed_in)(bo))
+    real_send = layer.send
+    monkeypatch.setattr(layer, "send", lambda messages, what: None)  # the layer is away: lost
+    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    monkeypatch.setattr(layer, "send", real_send)
+    assert 'data-version="1"' in await socket.receive_from(timeout=5)
+    # and the next change arrives live again
+    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "stay"})
+    assert 'data-version="2"' in await socket.receive_from(timeout=5)
+    await socket.disconnect()
