@@ -99,7 +99,22 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.state_feed = self._query("feed") == "state"
         self.lock = asyncio.Lock()
         self.viewer = await _in_pool(self._viewer)()
-        # Joined and counted before the match is read: a change committed after the read is
+        if not await _in_pool(self._may_watch)():
+            await self.close(code=CLOSE_NOT_ALLOWED)  # refused at the handshake: HTTP 403
+            return
+        if not await _in_pool(self._count_in)():
+            # Accepted, then closed with a code of its own: a client tells "too many sockets"
+            # from "not allowed", which is refused at the handshake (HTTP 403).
+            await self.accept()
+            self.closing = True
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        # Accepted before anything that may queue (the channel layer's subscriptions, a render
+        # on a busy server): Daphne drops a handshake its application has not accepted in time,
+        # and a crowd of sockets opening at once (a restart in the evening) met exactly that.
+        await self.accept()
+        metrics.socket_opened(self)  # open sockets per process (/metrics)
+        # Joined before the match is read and drawn: a change committed after that read is
         # published to this socket too.
         groups = [group_name(self.match_id), group(self.match_id, self.viewer.key())]
         if self.signed_in:
@@ -108,31 +123,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 groups.append(session_group(self.session_key))
         if self.token:
             groups.append(token_group(ApiToken.hash(self.token)))
+        self.groups_joined = groups
         for name in groups:
             await self.channel_layer.group_add(name, self.channel_name)
-        self.groups_joined = groups
-        if not await _in_pool(self._count_in)():
-            # Accepted, then closed with a code of its own: a client tells "too many sockets"
-            # from "not allowed", which is refused at the handshake (HTTP 403).
-            await self._leave_groups()
-            await self.accept()
-            self.closing = True
-            await self.close(code=CLOSE_TOO_MANY)
-            return
-        # Accepted before the match is read and drawn: Daphne drops a handshake its application
-        # has not accepted within a few seconds, and on a busy server a render may take that long.
         opened = await _in_pool(self._open)()
-        if opened is None:
-            await self._leave_groups()
-            await _in_pool(self._count_out)()
-            await self.close(code=CLOSE_NOT_ALLOWED)
+        if opened is None:  # made private, or left, in the meantime
+            await self._end(CLOSE_NOT_ALLOWED)
             return
-        await self.accept()
-        metrics.socket_opened(self)  # open sockets per process (/metrics)
         watch.add(self.match_id, self)  # kept up to date if a change's message is lost
         # A (re)connecting browser catches up at once with whatever it missed.
         self.sent = opened
         await self.send(text_data=opened)
+
+    def _may_watch(self) -> bool:
+        try:
+            match = selectors.match_get(match_id=self.match_id)
+        except ServiceError:
+            return False
+        return selectors.can_watch(match, self.user, self.invite)
 
     def _viewer(self) -> Viewer:
         """Who this socket shows the match to, fixed for its life (the profile is read once)."""

@@ -70,5 +70,8 @@ class Command(BaseCommand):
         interface = bind.replace(":", "\\:")
         endpoint = f"tcp:port={int(port)}:interface={interface}:backlog={backlog}"
         proxy = ["--proxy-headers", "--proxy-headers-host", "X-Real-IP"] if proxy_headers else []
+        # A handshake may wait its turn for a while when a crowd of sockets opens at once (a
+        # restart in the evening): given 30 s rather than Daphne's 5 s, it is answered late
+        # instead of dropped (nginx then answered 502).
         CommandLineInterface().run(["-e", endpoint, *proxy, "--application-close-timeout", "2",
-                                    "config.asgi:application"])
+                                    "--websocket_connect_timeout", "30", "config.asgi:application"])
