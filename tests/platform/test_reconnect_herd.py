@@ -120,3 +120,39 @@ async def test_every_socket_is_back_within_seconds_after_both_daphnes_restart(re
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@pytest.mark.asyncio
+async def test_a_crowd_of_sockets_opening_at_once_is_accepted_whole(redis_url, tmp_path):
+    """Issue 34: 1,200 sockets opening at once (a site restarting in the evening) on the two
+    Daphnes: every handshake is answered and accepted, none with a 502 (nginx's answer when a
+    Daphne dropped a handshake that waited on the channel layer), each socket on its first try."""
+    from websockets.asyncio.client import connect
+
+    crowd = 1200
+    anna = await sync_to_async(make_user)("anna")
+    match = await sync_to_async(services.match_create)(creator=anna, game="pirater", seats=2, options={},
+                                                       is_public=True)
+    with Layout(redis_url, tmp_path, SOCKETS_PER_ADDRESS="100000", SOCKETS_PER_USER="100000") as layout:
+        url = f"ws://127.0.0.1:{layout.port}/ws/matches/{match.pk}/"
+        refused, held = [], []
+
+        async def one():
+            try:
+                ws = await connect(url, origin=layout.base, open_timeout=60, max_queue=4)
+                assert VERSION.search(await asyncio.wait_for(ws.recv(), 60))
+                held.append(ws)
+            except Exception as exc:  # a 502, a reset: what the issue saw
+                refused.append(repr(exc)[:120])
+
+        started = time.monotonic()
+        try:
+            await asyncio.gather(*(one() for _ in range(crowd)))
+            took = time.monotonic() - started
+            print(f"{len(held)} of {crowd} sockets accepted at once in {took:.1f} s; refused: {refused[:3]}")
+            assert refused == [] and len(held) == crowd
+        except BaseException:
+            print(layout.tail()[-6000:])
+            raise
+        finally:
+            await asyncio.gather(*(ws.close() for ws in held), return_exceptions=True)
