@@ -50,15 +50,19 @@ def _log_in(client, username, password) -> httpx.Response:
 async def _open(layout, match_id, address):
     """A socket through nginx from `address`: True if accepted, False if refused."""
     from websockets.asyncio.client import connect
-    from websockets.exceptions import InvalidStatus
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
 
     try:
         ws = await connect(f"ws://127.0.0.1:{layout.port}/ws/matches/{match_id}/", origin=layout.base,
                            local_addr=(address, 0), open_timeout=20)
     except InvalidStatus as refused:
-        assert refused.response.status_code == 403  # closed before the handshake was accepted
+        assert refused.response.status_code == 403  # not allowed: refused at the handshake
         return None
-    await asyncio.wait_for(ws.recv(), 20)  # its first render: a socket really open and counted
+    try:
+        await asyncio.wait_for(ws.recv(), 20)  # its first render: a socket really open and counted
+    except ConnectionClosed as closed:  # too many sockets: accepted, then closed with 4029
+        assert closed.rcvd is not None and closed.rcvd.code == 4029
+        return None
     return ws
 
 

@@ -25,15 +25,19 @@ def _setup():
 async def _open(port, match_id, session):
     """A socket straight to one Daphne, signed in: None if refused."""
     from websockets.asyncio.client import connect
-    from websockets.exceptions import InvalidStatus
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
 
     try:
         ws = await connect(f"ws://127.0.0.1:{port}/ws/matches/{match_id}/", origin=f"http://127.0.0.1:{port}",
                            additional_headers={"Cookie": f"sessionid={session}"}, open_timeout=20)
-    except InvalidStatus as refused:
+    except InvalidStatus as refused:  # not allowed: refused at the handshake
         assert refused.response.status_code == 403
         return None
-    await asyncio.wait_for(ws.recv(), 20)
+    try:
+        await asyncio.wait_for(ws.recv(), 20)
+    except ConnectionClosed as closed:  # too many sockets: accepted, then closed with 4029
+        assert closed.rcvd is not None and closed.rcvd.code == 4029
+        return None
     return ws
 
 
