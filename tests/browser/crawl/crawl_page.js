@@ -235,7 +235,7 @@
                 desc: describe(el), region: region(el), label: el.matches("input") && !seen(el) && !!el.closest("label"),
                 min: el.getAttribute("min"), max: el.getAttribute("max"), options: el.matches("select") ? el.options.length : 0,
                 multiple: !!el.multiple, visibleTop: shown.t, visibleBottom: shown.b,
-                spot: !!el.closest("svg") || el.matches(".cs-spot")});
+                spot: !!el.closest("svg") || el.matches(".cs-spot"), shows: el.getAttribute("data-shows")});
     });
     return out;
   }

@@ -379,6 +379,11 @@ class Crawl(Player):
             self._check_only_chosen(n, done, promise, version, clicks)
         with self.timed("waiting for the server"):
             self.settle()
+        # A control that says it brings another part of the page into view (data-shows, as "Pick
+        # it on the board" does) may move the page: that part must then be in view instead.
+        shows = chosen.get("shows")
+        if shows:
+            return {"done": done, "before": None, "region": shows, "region_shown": IN_VIEW}
         return {"done": done, "before": before, "region": chosen["region"], "region_shown": shown.get("shown", 0)}
 
     def _check_only_chosen(self, n, done, promise, version, clicks):
