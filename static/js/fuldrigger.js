@@ -547,6 +547,9 @@
     var submitter = evt.detail.requestConfig && evt.detail.requestConfig.triggeringEvent &&
       evt.detail.requestConfig.triggeringEvent.submitter;
     if (submitter && submitter.closest) section = submitter.closest("#match-live section[class]") || section;
+    // The sail form opened under a ship's row: the list of ships is where the player is, and
+    // stays (the form itself goes with the voyage).
+    if (section && section.closest(".fd-fleet")) section = section.closest(".fd-fleet");
     actedIn = null;
     if (section) {
       var kind = "#match-live section." + section.className.split(/\s+/)[0];
