@@ -309,6 +309,9 @@ def pieces(view: dict, seats: Seats, movable: set, selected: dict | None, seat=N
                 "title": _ship_title(ship, seats), "movable": ship["id"] in movable,
                 "selected": ship["id"] == chosen,
             })
+    # The viewer's own ships are drawn last, over any other's: where two ports' rows of ships meet
+    # (zoomed out, on a phone) the ships the viewer can tap are never under another's.
+    ships.sort(key=lambda s: s["mine"])
     forts = []
     for port, owner in sorted(view["fortresses"].items()):
         if port in WORLD.nodes:

@@ -368,6 +368,9 @@
   }
 
   function get(url) {
+    // Only a match's page has a live part to fetch again (a replay shows the pieces without one:
+    // asking htmx to swap into it logged htmx:targetError and an uncaught error at every step).
+    if (!document.getElementById("match-live")) return;
     if (window.htmx) window.htmx.ajax("GET", url, {target: "#match-live", swap: "outerHTML"});
     else location.href = url;
   }
@@ -455,7 +458,7 @@
   document.addEventListener("htmx:beforeRequest", function (evt) { inFlight.add(evt.detail.xhr); });
   document.addEventListener("htmx:afterRequest", function (evt) {
     inFlight.delete(evt.detail.xhr);
-    if (!inFlight.size && missed > shownVersion()) { missed = 0; get("?" + (liveQuery() || "")); }
+    if (!inFlight.size && missed && missed > shownVersion()) { missed = 0; get("?" + (liveQuery() || "")); }
     if (!inFlight.size) missed = 0;
   });
 
@@ -544,6 +547,9 @@
     var submitter = evt.detail.requestConfig && evt.detail.requestConfig.triggeringEvent &&
       evt.detail.requestConfig.triggeringEvent.submitter;
     if (submitter && submitter.closest) section = submitter.closest("#match-live section[class]") || section;
+    // The sail form opened under a ship's row: the list of ships is where the player is, and
+    // stays (the form itself goes with the voyage).
+    if (section && section.closest(".fd-fleet")) section = section.closest(".fd-fleet");
     actedIn = null;
     if (section) {
       var kind = "#match-live section." + section.className.split(/\s+/)[0];

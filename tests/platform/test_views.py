@@ -45,6 +45,19 @@ def test_join_and_start_through_pages(player, opponent):
     assert match.seed_hash in page and match.seed not in page
 
 
+def test_a_seat_taken_says_it_waits_only_while_the_match_is_open(player, opponent, outsider):
+    """Issue 33: "The match starts when it is full." stayed on the page after the start. On an open
+    match's page a success is marked while-open (site.css hides it once the live board runs)."""
+    match = services.match_create(creator=player, game="race", seats=3)
+    client = client_for(opponent)
+    page = client.get(client.post(reverse("match_join", args=[match.pk])).url).content.decode()
+    assert re.search(r'<li class="msg-success while-open">You have a seat. The match starts when it is full.</li>', page)
+    # The last seat starts it: "has started" is not a waiting message, and stays.
+    client = client_for(outsider)
+    page = client.get(client.post(reverse("match_join", args=[match.pk])).url).content.decode()
+    assert re.search(r'<li class="msg-success">You have a seat. The match has started.</li>', page)
+
+
 def test_action_by_plain_form_redirects_and_by_htmx_swaps_the_live_part(race_match, player):
     client = client_for(player)
     url = reverse("match_action", args=[race_match.pk])

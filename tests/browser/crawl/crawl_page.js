@@ -94,6 +94,21 @@
     return {rect: r, box: box};
   }
 
+  // A spot drawn in a map one pans and zooms (a lit square, a ship): the list beside the map
+  // does the same (WCAG 2.5.8's equivalent control), and zoomed out the spots may touch; they are
+  // acted on where a tap reaches them, but their size and overlap are the game's own tests'.
+  function drawnInPane(el) {
+    if (!el.closest("svg")) return false;
+    for (let a = el.parentElement; a; a = a.parentElement) if (pane(a)) return true;
+    return false;
+  }
+
+  function hittable(t) {
+    const x = (t.box.l + t.box.r) / 2, y = (t.box.t + t.box.b) / 2;
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && (hit === t.el || t.el.contains(hit));
+  }
+
   function pane(el) {
     return el.matches("[tabindex]") && !el.matches("a[href], button, summary, input, select, textarea, [role=button], [role=link]") &&
       getComputedStyle(el).cursor !== "pointer";
@@ -129,7 +144,7 @@
       const s = seen(t);
       if (!s) return;
       taken.add(t);
-      out.push({el: t, control: el, rect: s.rect, box: s.box});
+      out.push({el: t, control: el, rect: s.rect, box: s.box, drawn: drawnInPane(t)});
     });
     return out;
   }
@@ -156,6 +171,7 @@
     const centre = (t) => [(t.rect.left + t.rect.right) / 2, (t.rect.top + t.rect.bottom) / 2];
     const under = (t) => t.rect.width < MIN - 0.01 || t.rect.height < MIN - 0.01;
     all.forEach((t) => {
+      if (t.drawn) return;
       if (sizes && under(t) && !inline(t.el)) {
         const [cx, cy] = centre(t);
         let near = null;
@@ -220,6 +236,7 @@
     targets().forEach((t) => {
       const el = t.control;
       if (!root.contains(el) || el.closest("#match-chat, .chat")) return;
+      if (t.drawn && !hittable(t)) return;   // under another spot here: a finger cannot reach it
       if (el.matches("a[href]") && !el.hasAttribute("hx-get") && !el.hasAttribute("hx-post") &&
           !el.closest("svg") && !/^[?#]/.test(el.getAttribute("href"))) return;
       let kind = "press", key = "Enter", weight = 1;

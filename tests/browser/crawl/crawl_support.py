@@ -429,6 +429,14 @@ class Crawl(Player):
             locator.focus()
             self.page.keyboard.press(chosen["key"])
             return None
+        if chosen.get("spot") and locator.locator("xpath=ancestor::*[local-name()='svg']").count():
+            # A spot drawn on a map: pressed where it shows, as a finger does (Playwright's own
+            # checks would scroll the page under a map that stays put, and miss it).
+            box = locator.bounding_box()
+            if box:
+                x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+                (self.page.touchscreen.tap if self.touch else self.page.mouse.click)(x, y)
+                return None
         if self.touch:
             locator.tap(timeout=5000)
         else:

@@ -11,10 +11,10 @@ NONE = re.compile(r"\bNone\b")
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
 # Common English words that are not also words of Danish, German or Swedish ("to" is Danish
-# for two, "is" ice, "for", "at", "by", "in", "was", "will", "offer", "roll", "time" all mean
-# something there), so one of them on a da/de/sv page is an untranslated phrase.
+# for two, "have" Danish for to have, "is" ice, "for", "at", "by", "in", "was", "will", "offer",
+# "roll", "time" all mean something there), so one of them on a da/de/sv page is an untranslated phrase.
 ENGLISH = frozenset("""
-the your you with this that which when where there their these those have has been would could
+the your you with this that which when where there their these those has been would could
 should what who whose each every only must not yet nothing happened waiting choose wins won
 turn round dice cards points players player ship ships ends days hours minutes ago and of are
 or it its than then them they here please left right move sail trade goods none more
