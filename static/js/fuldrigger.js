@@ -356,7 +356,10 @@
     if (!select) return;
     preview(chosenPath(select));
     var note = document.getElementById("fd-dest-hazards"), option = select.options[select.selectedIndex];
-    if (note) note.textContent = option && option.value ? say("path") + " " + option.textContent + (byTap ? " — " + say("again") : "") : "";
+    // While the square the last tap chose is still the choice, the words keep saying what a
+    // second tap does (a pointer leaving the square redraws the note).
+    var again = byTap || (armed && armed.select === select && option && option.getAttribute("data-to") === armed.to);
+    if (note) note.textContent = option && option.value ? say("path") + " " + option.textContent + (again ? " — " + say("again") : "") : "";
   }
 
   function showRoute() {
