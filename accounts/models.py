@@ -167,7 +167,7 @@ def active_vacation(user, now):
 
 
 def vacation_days_left(*, user, now=None) -> int:
-    """This year's allowance less the days taken (the games spend it: games.services)."""
+    """This year's allowance less the days taken (the games spend it: games.play)."""
     from django.utils import timezone
 
     now = now or timezone.now()

@@ -10,7 +10,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("language/", views.language, name="language"),
-    # vacation/ is the games' view (games/urls.py): the clocks it moves are theirs.
+    # vacation/ is the games' view (games/web/urls.py): the clocks it moves are theirs.
     path("tokens/", views.token_create, name="token_create"),
     path("tokens/<int:token_id>/delete/", views.token_delete, name="token_delete"),
     path("password/change/", views.PasswordChangeView.as_view(), name="password_change"),

@@ -2,7 +2,7 @@
 the parts one change needs cost with every seat and one spectator watching.
 
 On the bench database, one match per game (Catan with ships and Fuldrigger with four seats,
-Pirater with two) is played by random legal moves through services.action_apply, nobody
+Pirater with two) is played by random legal moves through play.action_apply, nobody
 watching: `write_cpu_ms.<game>` is the median CPU time (time.process_time) of one call — lock,
 engine, save, log row, Job row; the jobs it queues are not run here (a worker runs them). Then
 the same Change is published as if each seat and one spectator watched (the watchers a socket
@@ -25,7 +25,8 @@ WRITE_TARGET, RENDER_TARGET = 3.0, 6.0
 
 
 def _play(game, seats, options, rnd):
-    from games import services, socket_slots
+    from games import play
+    from games.live import socket_slots
     from games.engines import get_engine
     from games.live import publisher
     from games.live.viewers import Viewer
@@ -52,14 +53,14 @@ def _play(game, seats, options, rnd):
     for _ in range(MOVES):
         match = Match.objects.get(pk=match.pk)
         while match.needs_system:
-            services.system_action_apply(match_id=match.pk)
+            play.system_action_apply(match_id=match.pk)
             match = Match.objects.get(pk=match.pk)
         if match.status != Match.RUNNING:
             break
         seat = rnd.choice(engine.to_act(match.state))
         action = bots.random_action(match.state, seat, rnd)
         started = time.process_time()
-        change = services.action_apply(match_id=match.pk, user=by_seat[seat], action=action,
+        change = play.action_apply(match_id=match.pk, user=by_seat[seat], action=action,
                                        expected_version=match.version)
         writes.append(time.process_time() - started)
         # The same Change as every seat and a spectator would have it published.
@@ -77,7 +78,7 @@ def _play(game, seats, options, rnd):
 
 
 def measure() -> list[Figure]:
-    from games import jobs
+    from games.play import jobs
 
     real_queue = jobs.queue
     jobs.queue = lambda name, *args: True  # the worker's jobs are not this figure's
@@ -90,7 +91,7 @@ def measure() -> list[Figure]:
             all_counts += counts
             figures += [
                 Figure(f"write_cpu_ms.{game}", write_ms, "ms", f"<= {WRITE_TARGET}", write_ms <= WRITE_TARGET,
-                       note=f"services.action_apply, median of {len(writes)} random moves, {seats} seats"),
+                       note=f"play.action_apply, median of {len(writes)} random moves, {seats} seats"),
                 Figure(f"change_render_cpu_ms.{game}", render_ms, "ms", f"<= {RENDER_TARGET}",
                        render_ms <= RENDER_TARGET,
                        note=f"publisher.publish with {seats} seats and a spectator watching, median"),

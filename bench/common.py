@@ -310,11 +310,11 @@ def make_users(prefix: str, count: int) -> list:
 
 def start_match(game: str, users: list, options: dict | None = None):
     """A running match of these players, through the services as the site makes one."""
-    from games import services
+    from games import play
     from games.models import Match
 
-    match = services.match_create(creator=users[0], game=game, seats=len(users), options=options or {},
+    match = play.match_create(creator=users[0], game=game, seats=len(users), options=options or {},
                                   turn_seconds=14 * 24 * 3600)
     for user in users[1:]:
-        services.match_join(match_id=match.pk, user=user)
+        play.match_join(match_id=match.pk, user=user)
     return Match.objects.get(pk=match.pk)

@@ -1,7 +1,7 @@
 """What a move and a socket update cost, in this process (issue 26): CPU milliseconds and
 database queries, on PostgreSQL, with the in-memory channel layer and the local-memory cache.
 
-`python -m bench.live_path` plays a two-player Pirater match through services.action_apply, the
+`python -m bench.live_path` plays a two-player Pirater match through play.action_apply, the
 engine's bot choosing each move, first with no socket open (the move's own cost: the service,
 what it leaves for the sockets, its jobs) and then with SOCKETS sockets on the match (two
 players and spectators, through the ASGI application as a browser connects); a socket update is
@@ -86,17 +86,17 @@ def _players(tag):
 
 
 def _match(users):
-    from games import services
+    from games import play
 
-    match = services.match_create(creator=users[0], game="pirater", seats=2, turn_seconds=14 * 24 * 3600)
-    services.match_join(match_id=match.pk, user=users[1])
+    match = play.match_create(creator=users[0], game="pirater", seats=2, turn_seconds=14 * 24 * 3600)
+    play.match_join(match_id=match.pk, user=users[1])
     return match.pk
 
 
 def _next(match_id, users):
     """The next player's move as the engine's bot chooses it (not measured), or None once the
     match is over."""
-    from games import bots
+    from games.play import bots
     from games.models import Match
 
     match = Match.objects.get(pk=match_id)
@@ -107,11 +107,11 @@ def _next(match_id, users):
 
 
 def _apply(match_id, move, queries):
-    from games import services
+    from games import play
 
     queries.mover = threading.get_ident()
     user, action, version = move
-    services.action_apply(match_id=match_id, user=user, action=action, expected_version=version)
+    play.action_apply(match_id=match_id, user=user, action=action, expected_version=version)
 
 
 async def _move(match_id, users, queries):

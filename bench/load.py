@@ -23,7 +23,7 @@ if no message covered it: the other player would have a gap in the log. Duplicat
 repeating a version the same socket had already shown.
 Live latency: from the POST's response on the client (the commit moment) to the first message
 at the other player's socket with that version or later. Finally every match's log is replayed
-from its seed (games.replay.replay_match) and compared with its stored state."""
+from its seed (games.reads.replay.replay_match) and compared with its stored state."""
 from __future__ import annotations
 
 import asyncio
@@ -488,7 +488,7 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
     HTML, as a bot wants them), named ….state."""
     from accounts.models import ApiToken
     from games.models import ActionLog, Match
-    from games.replay import replay_match
+    from games.reads.replay import replay_match
 
     phases = {}
     t0 = time.perf_counter()
@@ -647,7 +647,7 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
                        "sockets": socket_errors[:20],
                        "replays": [f"{pk}: {r}" for pk, r in bad_replays[:20]]}),
         Figure("load_replay_mismatches", len(bad_replays), "matches", "0", not bad_replays,
-               compared_with=f"{len(replays)} matches replayed from their seeds (games.replay.replay_match)",
+               compared_with=f"{len(replays)} matches replayed from their seeds (games.reads.replay.replay_match)",
                note="logs that do not replay to their stored state (also counted in load_errors)"),
         Figure("load_lost_updates", lost, "versions", "0", lost == 0,
                compared_with=f"{commits} versions committed by the clients",

@@ -119,7 +119,7 @@ async def _main(run: Run, tables: list[Table], users: list, think: float) -> Non
 def _one_rate(servers, rate: float, seconds: float, matches: int) -> list[Figure]:
     from accounts.models import ApiToken
     from games.models import ActionLog, Match
-    from games.replay import replay_match
+    from games.reads.replay import replay_match
 
     users = make_users(f"open{int(rate)}-", USERS)
     tokens = {u.pk: ApiToken.issue(u)[1] for u in users}

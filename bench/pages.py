@@ -55,7 +55,7 @@ def wire_bytes(response) -> int:
 def _play_in(match, count: int) -> None:
     import importlib
 
-    from games import services
+    from games import play
     from games.engines import get_engine
     from games.models import Match
 
@@ -68,7 +68,7 @@ def _play_in(match, count: int) -> None:
         if match.status != Match.RUNNING or engine.is_over(match.state) or not engine.to_act(match.state):
             break
         seat = rnd.choice(engine.to_act(match.state))
-        services.action_apply(match_id=match.pk, user=users[seat], action=bots.random_action(match.state, seat, rnd),
+        play.action_apply(match_id=match.pk, user=users[seat], action=bots.random_action(match.state, seat, rnd),
                               expected_version=match.version)
 
 

@@ -2,8 +2,8 @@
 later. They must not grow with the log: a long match costs what a short one does.
 
 In this process, on the bench database: one four-player Fuldrigger match without a round limit
-is played by the engine's bot through games.services.action_apply; the chance cards the system
-draws are applied with services.system_action_apply (not counted as a player's action). At the
+is played by the engine's bot through games.play.action_apply; the chance cards the system
+draws are applied with play.system_action_apply (not counted as a player's action). At the
 first action and at the first action of the same type from action 1,000 on, it counts the
 queries of that action_apply, of the match page (django.test.Client, logged in as a player) and,
 for the whole request, of one HTMX action and one JSON API action, and what one socket's update
@@ -41,7 +41,7 @@ def _sql(ctx) -> list[str]:
 
 
 def measure() -> list[Figure]:
-    from games import jobs
+    from games.play import jobs
 
     users = make_users("q", PLAYERS)
     # Chance cards are applied here, one step at a time, not by the on_commit job.
@@ -72,7 +72,7 @@ def measure() -> list[Figure]:
                  f"at action {near['action_number']}: {a}",
             detail={"sql_near": near[key.replace("queries", "sql")], "sql_far": far[key.replace("queries", "sql")]}))
 
-    pair("queries_per_action", "action_queries", "services.action_apply")
+    pair("queries_per_action", "action_queries", "play.action_apply")
     pair("queries_match_page", "page_queries", "GET /matches/<id>/ as a player")
     pair("queries_socket_update", "socket_queries", "one more viewer drawn from a Change (the publisher, once per "
          "kind of viewer and version; each socket only forwards it)", most=0)
@@ -83,7 +83,7 @@ def measure() -> list[Figure]:
     if system_counts:
         figures.append(Figure("queries_per_system_action", sorted(system_counts)[len(system_counts) // 2],
                               "queries", note=f"median over {len(system_counts)} chance cards "
-                                              f"(services.system_action_apply), max {max(system_counts)}"))
+                                              f"(play.system_action_apply), max {max(system_counts)}"))
     return figures
 
 
@@ -95,7 +95,8 @@ def _play(users, attempt):
     from django.test import Client
 
     from accounts.models import ApiToken
-    from games import services, socket_slots
+    from games import play
+    from games.live import socket_slots
     from games.live import publisher
     from games.live.viewers import Viewer
     from games.engines import get_engine
@@ -128,7 +129,7 @@ def _play(users, attempt):
         match = Match.objects.get(pk=match.pk)
         while match.needs_system:
             with _counting() as ctx:
-                services.system_action_apply(match_id=match.pk)
+                play.system_action_apply(match_id=match.pk)
             system_counts.append(len(ctx))
             match = Match.objects.get(pk=match.pk)
 
@@ -145,7 +146,7 @@ def _play(users, attempt):
         at_checkpoint = (done + 1 >= checkpoints[0] and action["type"] not in SETUP
                          and (first_type is None or action["type"] == first_type))
         with _counting() as ctx:
-            change = services.action_apply(match_id=match.pk, user=by_seat[seat], action=action,
+            change = play.action_apply(match_id=match.pk, user=by_seat[seat], action=action,
                                            expected_version=match.version)
         match = change.match
         done += 1

@@ -24,7 +24,7 @@ from community.models import ALL_TIME, Rating, RatingEvent, RecordEntry
 from community.records import RECORDS
 from community.seasons import season_of
 from community.selectors import Placing, placings
-from games.limits import unrated_reason
+from games.play.limits import unrated_reason
 from games.models import Match, Seat
 
 log = logging.getLogger(__name__)

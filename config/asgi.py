@@ -9,7 +9,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the apps loa
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.origin import SameOriginValidator  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.sockets.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -50,7 +50,7 @@ def counts_moves(apply):
 
 
 def socket_opened(consumer) -> None:
-    """A match socket was accepted (games/consumers.py calls this after accept())."""
+    """A match socket was accepted (games/sockets/consumers.py calls this after accept())."""
     consumer.counted_in_metrics = True
     OPEN_SOCKETS.inc()
 

@@ -80,7 +80,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
-    "games.middleware.DatabaseUnavailableMiddleware",
+    "games.web.middleware.DatabaseUnavailableMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
@@ -216,7 +216,7 @@ WEBHOOK_CA_CERTS = env("WEBHOOK_CA_CERTS") or None  # a CA bundle for receivers'
 WEBHOOK_THREADS = int(env("WEBHOOK_THREADS", "4"))
 CELERY_TASK_ROUTES = {"notifications.tasks.deliver_webhook": {"queue": "webhooks"}}
 
-# Match sockets (games/consumers.py): a message larger than this closes the socket (1009), more
+# Match sockets (games/sockets/consumers.py): a message larger than this closes the socket (1009), more
 # than a burst and then a steady rate of messages too (4008); sockets open at once per user and
 # per address (4029 beyond).
 SOCKET_MAX_MESSAGE_BYTES = int(env("SOCKET_MAX_MESSAGE_BYTES", "4096"))
@@ -229,7 +229,7 @@ SOCKET_MOVES_PER_SECOND = float(env("SOCKET_MOVES_PER_SECOND", "5"))
 SOCKETS_PER_USER = int(env("SOCKETS_PER_USER", "20"))
 SOCKETS_PER_ADDRESS = int(env("SOCKETS_PER_ADDRESS", "50"))
 # A server process that stops refreshing its socket counts (it died) is forgotten this much later
-# (games/socket_slots.py).
+# (games/live/socket_slots.py).
 SOCKET_SLOT_SECONDS = int(env("SOCKET_SLOT_SECONDS", "30"))
 
 # Rated games a player needs before appearing on a leaderboard.

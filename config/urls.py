@@ -9,10 +9,10 @@ urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
-    path("api/", include("games.api_urls")),
+    path("api/", include("games.web.api_urls")),
     path("", include("notifications.urls")),
     path("", include("community.urls")),
-    path("", include("games.urls")),
+    path("", include("games.web.urls")),
 ]
 
 

@@ -12,8 +12,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _, gettext_lazy, ngettext
 
-from games import services
-from games.errors import ServiceError
+from games import play
+from games.errors import BadRequest, ServiceError
 from games.models import ActionLog, ChatMessage, Job, Match, Seat
 
 admin.site.site_header = gettext_lazy("Tradewinds administration")
@@ -70,7 +70,7 @@ def _bulk(service, label, *, confirm=False):
 
 
 def _end_now(match_id, actor):
-    return services.match_finish(match_id=match_id, reason=f"ended by an admin ({actor})", actor=actor)
+    return play.match_finish(match_id=match_id, reason=f"ended by an admin ({actor})", actor=actor)
 
 
 _end_now.__name__ = "match_end_now"
@@ -106,10 +106,10 @@ class MatchAdmin(admin.ModelAdmin):
                        "turn_started_at", "turn_deadline", "next_due_at", "needs_system", "standings",
                        "finish_reason", "created_at", "started_at", "finished_at", "status", "manage_link")
     exclude = ("seed", "state")  # the state is shown by state_shown, its seed hidden
-    actions = [_bulk(services.match_pause, gettext_lazy("Pause")),
-               _bulk(services.match_resume, gettext_lazy("Resume")),
+    actions = [_bulk(play.match_pause, gettext_lazy("Pause")),
+               _bulk(play.match_resume, gettext_lazy("Resume")),
                _bulk(_end_now, gettext_lazy("End now with current standings"), confirm=True),
-               _bulk(services.match_abort, gettext_lazy("Abort"), confirm=True)]
+               _bulk(play.match_abort, gettext_lazy("Abort"), confirm=True)]
 
     def get_urls(self):
         return [path("<int:match_id>/manage/", self.admin_site.admin_view(self.manage), name="games_match_manage")] + super().get_urls()
@@ -143,7 +143,7 @@ class MatchAdmin(admin.ModelAdmin):
                     extend = ExtendForm(request.POST, prefix="extend")
                     if extend.is_valid():
                         before = match.game_deadline
-                        after = services.match_extend(match_id=match.pk, actor=request.user,
+                        after = play.match_extend(match_id=match.pk, actor=request.user,
                                                       turn_hours=extend.cleaned_data["turn_hours"] or 0,
                                                       game_deadline=extend.cleaned_data["game_deadline"])
                         earlier = before is not None and after.match.game_deadline < before
@@ -155,8 +155,8 @@ class MatchAdmin(admin.ModelAdmin):
                     if hand.is_valid():
                         user = get_user_model().objects.filter(username=hand.cleaned_data["username"]).first()
                         if user is None:
-                            raise services.BadRequest(_("No user with that name."))
-                        services.seat_hand_over(match_id=match.pk, seat_number=hand.cleaned_data["seat"],
+                            raise BadRequest(_("No user with that name."))
+                        play.seat_hand_over(match_id=match.pk, seat_number=hand.cleaned_data["seat"],
                                                 to_user=user, actor=request.user)
                         self.message_user(request, _("Seat handed over."), messages.SUCCESS)
                         return redirect("admin:games_match_manage", match.pk)
@@ -200,14 +200,14 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
     @admin.action(description=gettext_lazy("Hide the selected messages"))
     def hide(self, request, queryset):
-        from games.history import chat_hide
+        from games.play.chat import chat_hide
 
         for message in queryset:
             chat_hide(message_id=message.pk, hidden=True)
 
     @admin.action(description=gettext_lazy("Show the selected messages again"))
     def unhide(self, request, queryset):
-        from games.history import chat_hide
+        from games.play.chat import chat_hide
 
         for message in queryset:
             chat_hide(message_id=message.pk, hidden=False)

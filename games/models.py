@@ -165,7 +165,7 @@ class ActionLog(models.Model):
     """The append-only record of a match: every action and what it caused, in order."""
 
     PLAYER, TIMEOUT, SYSTEM, BOT, ADMIN, RECORD = "player", "timeout", "system", "bot", "admin", "record"
-    ORDER = "order"  # a move a seat's standing orders played (games/orders.py)
+    ORDER = "order"  # a move a seat's standing orders played (games/play/orders.py)
     KIND_CHOICES = [(PLAYER, pgettext_lazy("log entry by", "Player")),
                     (TIMEOUT, pgettext_lazy("log entry by", "Timeout")),
                     (SYSTEM, pgettext_lazy("log entry by", "System")),
@@ -252,7 +252,7 @@ class Job(models.Model):
 
 class StandingOrders(models.Model):
     """A seat's standing orders: the lines its player left to be played while away, read from
-    the top (games/orders.py). Shown to that player alone."""
+    the top (games/play/orders.py). Shown to that player alone."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="standing_orders",
                               verbose_name=_("match"))

@@ -11,7 +11,8 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from config import health, metrics
-from games import jobs, services
+from games.play import jobs
+from games import play
 from games.models import Job, Match
 
 log = logging.getLogger(__name__)
@@ -140,13 +141,13 @@ def _drain(failed: set) -> int:
 
 @shared_task(acks_late=True)
 def apply_system_action(match_id):
-    return services.system_action_apply(match_id=match_id)
+    return play.system_action_apply(match_id=match_id)
 
 
 @shared_task(acks_late=True)
 def apply_deadline(match_id):
     due_at = Match.objects.filter(pk=match_id).values_list("next_due_at", flat=True).first()
-    applied = services.deadline_apply(match_id=match_id)
+    applied = play.deadline_apply(match_id=match_id)
     if applied:
         metrics.deadline_applied(due_at)
     return applied

@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 
 from games.engines import get_engine
 from games.models import ActionLog, Match, Seat
-from games.selectors import seat_names
+from games.reads.selectors import seat_names
 from notifications.models import Notification, ReminderSent
 from notifications.services import notify, speaking_to
 from notifications.wording import match_name
@@ -118,7 +118,7 @@ def _offered_to(event, seats) -> list:
 
 
 def _match_changed_cares(*, events, turn_passed_to, kinds=()) -> bool:
-    """What match_changed may tell, known at the commit (games.services): a turn that passed to a
+    """What match_changed may tell, known at the commit (games.play): a turn that passed to a
     person, or an offer. Anything else would make a job that tells nobody."""
     return turn_passed_to is not None or any(e.get("type") in TOLD_EVENTS for e in events)
 

@@ -1,4 +1,4 @@
-"""Telling a player what their standing orders played (games/orders.py): "your standing orders
+"""Telling a player what their standing orders played (games/play/orders.py): "your standing orders
 played your turn in match M", with everything they did in that turn, once per turn at most,
 through the channels the player chose (notifications.services.notify).
 
@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 
 from games.engines import get_engine
 from games.models import ActionLog, Match, StandingOrders
-from games.orders import passes_the_turn
-from games.selectors import seat_names
+from games.reads.standing import passes_the_turn
+from games.reads.selectors import seat_names
 from notifications.listeners import on_its_own
 from notifications.models import Notification
 from notifications.services import notify, speaking_to

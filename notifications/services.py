@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import Profile
-from games import jobs
+from games.play import jobs
 from notifications import webhooks
 from notifications.models import Notification, WebhookDelivery
 from notifications.wording import notification_text
@@ -158,7 +158,7 @@ def queue_delivery(delivery_id) -> None:
     """Hand a delivery to its own job, after the commit: on the `webhooks` queue of Celery, or
     without a worker on this process's webhook threads (WEBHOOK_THREADS=0: right here, which
     tests use). Game jobs never wait for a receiver. The task is queued by its name, as the
-    games' jobs are (games.jobs): the tasks call the services, never the other way round."""
+    games' jobs are (games.play.jobs): the tasks call the services, never the other way round."""
 
     def hand_over():
         try:

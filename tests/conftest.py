@@ -97,10 +97,10 @@ def staff(db):
 @pytest.fixture
 def race_match(player, opponent):
     """A running two-seat race: anna is seat 0, bo seat 1."""
-    from games import services
+    from games import play as games_play
 
-    match = services.match_create(creator=player, game="race", seats=2, options={"finish": 30})
-    services.match_join(match_id=match.pk, user=opponent)
+    match = games_play.match_create(creator=player, game="race", seats=2, options={"finish": 30})
+    games_play.match_join(match_id=match.pk, user=opponent)
     match.refresh_from_db()
     return match
 
@@ -108,12 +108,12 @@ def race_match(player, opponent):
 @pytest.fixture
 def play(django_capture_on_commit_callbacks):
     """Apply actions as the site does: each commit's jobs (the notifications) run right after it."""
-    from games import services
+    from games import play as games_play
 
     def run(match, *moves):
         for user, action in moves:
             with django_capture_on_commit_callbacks(execute=True):
-                services.action_apply(match_id=match.pk, user=user, action={"type": action})
+                games_play.action_apply(match_id=match.pk, user=user, action={"type": action})
 
     return run
 

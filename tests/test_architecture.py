@@ -11,7 +11,8 @@ def test_every_import_linter_contract_is_kept():
     done = subprocess.run([str(lint), str(ROOT / "pyproject.toml"), "--no-cache"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    assert "4 kept, 0 broken" in done.stdout, done.stdout[-2000:]
+    contracts = (ROOT / "pyproject.toml").read_text().count("[[tool.importlinter.contracts]]")
+    assert f"{contracts} kept, 0 broken" in done.stdout, done.stdout[-2000:]
 
 
 def test_the_platforms_templates_never_link_to_community_or_notifications():

@@ -16,7 +16,8 @@ from django.db import OperationalError, connection
 from django.urls import reverse
 from django.utils import timezone
 
-from games import projections, services
+from games.play import projections
+from games import play
 from games.engines import ENGINES
 from games.models import ActionLog, Match
 from tests.celery_fault_app import SlowRace
@@ -79,8 +80,8 @@ def _database_url():
 def test_killed_worker_mid_deadline_job_applies_the_deadline_exactly_once(redis_server, tmp_path):
     ENGINES["slowrace"] = SlowRace()
     anna, bo = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna, game="slowrace", seats=2, options={"wind": False})
-    services.match_join(match_id=match.pk, user=bo)
+    match = play.match_create(creator=anna, game="slowrace", seats=2, options={"wind": False})
+    play.match_join(match_id=match.pk, user=bo)
     Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1),
                                              next_due_at=timezone.now() - timedelta(seconds=1))
     marker = tmp_path / "running"
@@ -130,8 +131,8 @@ async def test_redis_away_actions_commit_pages_render_and_live_updates_resume(re
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                            "CONFIG": {"hosts": [redis_server.url]}}}
     anna, bo = await sync_to_async(make_user)("anna"), await sync_to_async(make_user)("bo")
-    match = await sync_to_async(services.match_create)(creator=anna, game="race", seats=2)
-    await sync_to_async(services.match_join)(match_id=match.pk, user=bo)
+    match = await sync_to_async(play.match_create)(creator=anna, game="race", seats=2)
+    await sync_to_async(play.match_join)(match_id=match.pk, user=bo)
 
     redis_server.stop()
     client = await sync_to_async(client_for)(anna)
@@ -149,15 +150,15 @@ async def test_redis_away_actions_commit_pages_render_and_live_updates_resume(re
     connected, _ = await socket_.connect(timeout=5)
     assert connected
     assert 'data-version="1"' in await socket_.receive_from(timeout=5)  # caught up on reconnect
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "advance"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "advance"})
     assert 'data-version="2"' in await socket_.receive_from(timeout=5)  # live again
     await socket_.disconnect()
 
 
 def test_database_connection_dropped_mid_turn_is_a_503_and_nothing_is_applied(monkeypatch):
     anna, bo = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna, game="race", seats=2)
-    services.match_join(match_id=match.pk, user=bo)
+    match = play.match_create(creator=anna, game="race", seats=2)
+    play.match_join(match_id=match.pk, user=bo)
 
     def drop_connection(match, before=None):
         # After the new state is written and before the commit, the connection goes.

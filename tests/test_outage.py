@@ -15,7 +15,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import services
+from games import play
 from games.engines import ENGINES
 from games.models import ActionLog, Job, Match
 from notifications.models import Notification
@@ -65,7 +65,7 @@ def _play_human_turns(matches, humans):
         if current.status != Match.RUNNING or current.turn_seats != [0]:
             continue
         for action in ({"type": "roll"}, {"type": "stay"}):
-            services.action_apply(match_id=match.pk, user=humans[match.pk], action=action)
+            play.action_apply(match_id=match.pk, user=humans[match.pk], action=action)
         moved += 1
     return moved
 
@@ -106,13 +106,13 @@ def test_redis_away_for_20_seconds_while_bots_play_loses_and_doubles_nothing(bro
     humans, bot_matches, deadline_matches = {}, [], []
     for n in range(BOT_MATCHES):
         human = make_user(f"skipper{n}")
-        match = services.match_create(creator=human, game="race", seats=2, bot_seats=1, options={"finish": 200})
+        match = play.match_create(creator=human, game="race", seats=2, bot_seats=1, options={"finish": 200})
         humans[match.pk] = human
         bot_matches.append(match)
     for n in range(DEADLINE_MATCHES):
         first, second = make_user(f"late{n}"), make_user(f"waiting{n}")
-        match = services.match_create(creator=first, game="race", seats=2, options={"finish": 200})
-        services.match_join(match_id=match.pk, user=second)
+        match = play.match_create(creator=first, game="race", seats=2, options={"finish": 200})
+        play.match_join(match_id=match.pk, user=second)
         deadline_matches.append(match)
     Profile.objects.update(notify_email=Profile.NOTIFY_EACH)  # a mail each (the default is a digest)
     env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": redis_server.url, "SWEEP_SECONDS": "2",
@@ -178,7 +178,7 @@ def test_redis_away_for_20_seconds_while_bots_play_loses_and_doubles_nothing(bro
 
 def test_worker_killed_while_jobs_are_queued_loses_and_doubles_nothing(broker, redis_server, tmp_path):
     """Issue 14: a worker SIGKILLed in the middle of a queue of deadlines and notifications."""
-    from games import jobs
+    from games.play import jobs
     from tests.celery_fault_app import SlowRace
 
     ENGINES["slowrace"] = SlowRace()
@@ -188,10 +188,10 @@ def test_worker_killed_while_jobs_are_queued_loses_and_doubles_nothing(broker, r
     try:
         for n in range(10):
             first, second = make_user(f"first{n}"), make_user(f"second{n}")
-            match = services.match_create(creator=first, game="slowrace", seats=2, options={"wind": False})
-            services.match_join(match_id=match.pk, user=second)
+            match = play.match_create(creator=first, game="slowrace", seats=2, options={"wind": False})
+            play.match_join(match_id=match.pk, user=second)
             for action in ({"type": "roll"}, {"type": "stay"}):  # the turn passes: a notification job
-                services.action_apply(match_id=match.pk, user=first, action=action)
+                play.action_apply(match_id=match.pk, user=first, action=action)
             matches.append(match)
         Profile.objects.update(notify_email=Profile.NOTIFY_EACH)  # a mail each (the default is a digest)
         Match.objects.filter(pk__in=[m.pk for m in matches]).update(

@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 
 from accounts.models import ApiToken
-from games import services
+from games import play
 from games.models import Match
 from tests.conftest import client_for, make_user
 
@@ -113,8 +113,8 @@ class WebProcesses:
 
 def _running_match():
     anna, bo = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna, game="pirater", seats=2, options={}, is_public=False)
-    services.match_join(match_id=match.pk, user=bo, invite_code=match.invite_code)
+    match = play.match_create(creator=anna, game="pirater", seats=2, options={}, is_public=False)
+    play.match_join(match_id=match.pk, user=bo, invite_code=match.invite_code)
     match = Match.objects.get(pk=match.pk)
     mover = anna if 0 in match.turn_seats else bo
     watcher = bo if mover is anna else anna

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from games import services
+from games import play
 from games.models import Match
 from tests.conftest import client_for, make_user
 from tests.fuldrigger.fuldrigger_pages_support import choose_homes
@@ -39,14 +39,14 @@ def test_check_deploy_is_clean_with_production_settings():
 def _fuldrigger_with_a_private_offer(django_capture_on_commit_callbacks):
     dora, erik, finn = make_user("dora"), make_user("erik"), make_user("finn")
     with django_capture_on_commit_callbacks(execute=True):  # the opening chance card is drawn
-        match = services.match_create(creator=dora, game="fuldrigger", seats=3)
-        services.match_join(match_id=match.pk, user=erik)
-        services.match_join(match_id=match.pk, user=finn)
+        match = play.match_create(creator=dora, game="fuldrigger", seats=3)
+        play.match_join(match_id=match.pk, user=erik)
+        play.match_join(match_id=match.pk, user=finn)
         choose_homes(match)                # rules edition 2 (F7): homes first, then the card
     match.refresh_from_db()
     owner = match.seats.get(number=match.turn_seats[0]).user
     to = next(n for n in range(3) if n != match.turn_seats[0])
-    services.action_apply(match_id=match.pk, user=owner, action={
+    play.action_apply(match_id=match.pk, user=owner, action={
         "type": "offer", "to": to, "give": {"ducats": 37}, "take": {}})
     match.refresh_from_db()
     return match, owner, to
@@ -79,14 +79,14 @@ def test_spectators_and_third_players_never_see_the_seed_the_deck_or_private_off
 def test_making_an_offer_does_not_restart_the_turn_clock(django_capture_on_commit_callbacks, db):
     anna, bo = make_user("anna"), make_user("bo")
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.match_create(creator=anna, game="fuldrigger", seats=2)
-        services.match_join(match_id=match.pk, user=bo)
+        match = play.match_create(creator=anna, game="fuldrigger", seats=2)
+        play.match_join(match_id=match.pk, user=bo)
         choose_homes(match)                # rules edition 2 (F7): homes first, then the card
     match.refresh_from_db()
     before = (match.turn_started_at, match.turn_deadline)
     owner = match.seats.get(number=match.turn_seats[0]).user
     other = 1 - match.turn_seats[0]
-    services.action_apply(match_id=match.pk, user=owner, action={"type": "offer", "to": other,
+    play.action_apply(match_id=match.pk, user=owner, action={"type": "offer", "to": other,
                                                                  "give": {"ducats": 5}, "take": {}})
     match = Match.objects.get(pk=match.pk)
     assert match.turn_seats == [1 - other, other]

@@ -10,7 +10,7 @@ import time
 import pytest
 from websockets.sync.client import connect
 
-from games import services
+from games import play
 from tests.conftest import client_for, make_user
 from tests.test_faults import ROOT, _database_url, _free_port, redis_server  # noqa: F401  (a fixture)
 
@@ -34,7 +34,7 @@ def _serve(env, port):
 def test_daphne_stops_within_seconds_of_sigterm_with_a_socket_open_and_redis_gone(redis_server, redis_fault):
     """Stopped: connections are refused; frozen (SIGSTOP): they hang, as behind a lost network."""
     anna = make_user("anna")
-    match = services.match_create(creator=anna, game="fuldrigger", seats=2, bot_seats=1)
+    match = play.match_create(creator=anna, game="fuldrigger", seats=2, bot_seats=1)
     cookie = client_for(anna).cookies["sessionid"].value
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": redis_server.url}

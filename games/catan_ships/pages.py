@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _, pgettext, pgettext_lazy
 from games.engines.catan_ships import trade
 from games.engines.catan_ships.building import COST
 from games.engines.catan_ships.board import RESOURCES, TERRAIN_RESOURCE, drawn_geometry, pips
-from games.panels import seat_colour, seat_name
+from games.reads.panels import seat_colour, seat_name
 
 RESOURCE_WORDS = {
     "brick": pgettext_lazy("catan resource", "Brick"), "lumber": pgettext_lazy("catan resource", "Lumber"),
@@ -532,7 +532,7 @@ def board_drawing(view: dict, colours, names, board: "Board | None" = None) -> d
 
 def shared_board(view: dict | None, colours, names) -> dict | None:
     """The context of partials/board_shared.html: the board as every viewer sees it (drawn once
-    per version and language by games/live/publisher.py, through games/panels.py)."""
+    per version and language by games/live/publisher.py, through games/reads/panels.py)."""
     return {"c": board_drawing(view, colours, names)} if view and "board" in view else None
 
 

@@ -11,7 +11,7 @@ class FuldriggerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from games import projections
+        from games.play import projections
         from games.fuldrigger.projection import project_match
 
         projections.register("fuldrigger", project_match)

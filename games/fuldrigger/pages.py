@@ -23,7 +23,7 @@ from games.engines.fuldrigger.state import (
 )
 from games.fuldrigger import world_map
 from games.models import finish_reason_display
-from games.selectors import describe
+from games.reads.selectors import describe
 
 CHART_W, CHART_H = 300, 110
 

@@ -2,7 +2,7 @@
 
 A service returns a `Change` (games/change.py) and publishes it once committed
 (`publish_on_commit`): the committing process renders each viewer's part once and the sockets
-forward it (games/live/publisher.py, games/consumers.py). Who may watch is checked against the
+forward it (games/live/publisher.py, games/sockets/consumers.py). Who may watch is checked against the
 present: each change carries the access it left; a change of access made elsewhere (the admin)
 is announced alone; logging out, a new password and a revoked API token close the sockets of
 that session, user or token at once, and leave a mark the publisher reads once per change."""

@@ -19,7 +19,8 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from games import panels, selectors, socket_slots
+from games.reads import panels, selectors
+from games.live import socket_slots
 from games.change import Access, Change
 from games.live import layer
 from games.live.keys import credentials_key, ended_key_of

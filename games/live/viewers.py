@@ -1,5 +1,5 @@
 """Who watches a match, as the publisher needs to know it: each socket registers its viewer
-(games/socket_slots.py keeps the counts, across processes), and receives what is published
+(games/live/socket_slots.py keeps the counts, across processes), and receives what is published
 for that viewer on a group of its own.
 
 A viewer is what decides what a socket is sent: the user (or nobody), whether they are staff,

@@ -22,7 +22,7 @@ from games.engines.pirater.rules import blast_area, brings_hurricane, hurricane_
 from games.engines.pirater.sailing import move_outcomes
 from games.engines.pirater.state import board_name as state_board_name
 from games.engines.pirater.view import choice_words, option_words
-from games.panels import seat_colour, seat_name
+from games.reads.panels import seat_colour, seat_name
 
 UNIT = 10
 HALF = UNIT // 2

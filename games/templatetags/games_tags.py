@@ -154,8 +154,8 @@ def log_items(context, lines) -> str:
             item += [' <span class="dice" aria-label="', dice_words % {"faces": faces}, '">']
             item += [f'<span class="die">{v(d)}</span>' for d in dice]
             item.append("</span>")
-        # A standing order played it (games/orders.py). The log lines say so of each event
-        # (`by_order`, games.orders.played_by_order): the next player's turn header, logged with
+        # A standing order played it (games/play/orders.py). The log lines say so of each event
+        # (`by_order`, games.reads.standing.played_by_order): the next player's turn header, logged with
         # the move that ended the turn, is not marked; lines without it go by their row's kind.
         if line.get("by_order", line["kind"] == "order"):
             item += [' <em class="by-order">(', v(by_order), ")</em>"]
@@ -217,11 +217,11 @@ def action_form(context, action=None, *, id="", css="", label="", target="#match
 @register.simple_tag
 def order_places(match, kind: str) -> list[dict]:
     """The places of the board an Orders panel field of this kind may name ({value, words, left,
-    top}), for its list and its pick on the board (games.orders.places). The board is public:
+    top}), for its list and its pick on the board (games.reads.standing.places). The board is public:
     it is read from the spectators' view."""
-    from games import orders
+    from games.reads import standing
     from games.engines import get_engine
 
     if match is None or match.state is None:
         return []
-    return orders.places(match.game, kind, get_engine(match.game).view(match.state, None))
+    return standing.places(match.game, kind, get_engine(match.game).view(match.state, None))

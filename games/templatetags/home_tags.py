@@ -22,7 +22,7 @@ def _seats(engine, options: dict) -> list[int]:
 def seat_ranges(engine) -> dict:
     """{"least", "most"} with the default options, and under "variants" each yes/no variant
     that seats another range (Pirater's double board: 5 to 8), with its name in the page's
-    language: the same ranges the new-match form allows (games.forms.seat_bounds)."""
+    language: the same ranges the new-match form allows (games.web.forms.seat_bounds)."""
     plain = _seats(engine, {}) or [engine.min_players, engine.max_players]
     variants = []
     for option in engine.options(lang=get_language()):

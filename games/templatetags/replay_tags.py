@@ -2,7 +2,7 @@
 from django import template
 from django.utils.translation import get_language
 
-from games.replay import draw_readings as readings
+from games.reads.replay import draw_readings as readings
 
 register = template.Library()
 

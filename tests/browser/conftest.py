@@ -49,7 +49,7 @@ def _server_setup():
     from asgiref.sync import SyncToAsync
     from django.conf import settings
 
-    from games.jobs import start_sweeper
+    from games.play.jobs import start_sweeper
 
     # asgiref runs thread-sensitive calls (channels' session and user lookups of every socket
     # handshake) on one class-wide executor of one thread. Once a test in this process has used

@@ -2,7 +2,7 @@
 scripts only, and the pages (live sockets, htmx actions, the boards, the admin) break none of it."""
 import pytest
 
-from games import services
+from games import play
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -14,8 +14,8 @@ document.addEventListener("securitypolicyviolation",
 
 def test_pages_carry_a_csp_and_break_none_of_it(people):
     anna = make_user("anna", is_staff=True, is_superuser=True)
-    fuldrigger = services.match_create(creator=anna, game="fuldrigger", seats=2, bot_seats=1)
-    pirater = services.match_create(creator=anna, game="pirater", seats=2, bot_seats=1)
+    fuldrigger = play.match_create(creator=anna, game="fuldrigger", seats=2, bot_seats=1)
+    pirater = play.match_create(creator=anna, game="pirater", seats=2, bot_seats=1)
     person = people("anna")
     person.context.add_init_script(VIOLATIONS)
     response = person.page.goto(person.base + "/")

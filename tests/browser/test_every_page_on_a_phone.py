@@ -4,7 +4,7 @@ lands in tests/artifacts/phone-*.png."""
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.engines import ENGINES
 from games.models import Match
 from tests.conftest import make_user
@@ -24,17 +24,17 @@ def _site():
         if game == "race":
             continue
         seats = max(engine.min_players, 2)
-        match = services.match_create(creator=anna, game=game, seats=seats, title=f"{engine.title} at sea")
-        services.match_join(match_id=match.pk, user=bo)
+        match = play.match_create(creator=anna, game=game, seats=seats, title=f"{engine.title} at sea")
+        play.match_join(match_id=match.pk, user=bo)
         for n in range(seats - 2):
-            services.match_join(match_id=match.pk, user=make_user(f"crew{game[:3]}{n}"))
+            play.match_join(match_id=match.pk, user=make_user(f"crew{game[:3]}{n}"))
         if Match.objects.get(pk=match.pk).needs_system:
-            services.system_action_apply(match_id=match.pk)
+            play.system_action_apply(match_id=match.pk)
         running[game] = Match.objects.get(pk=match.pk)
-    over = services.match_create(creator=anna, game="pirater", seats=2, title="Finished race")
-    services.match_join(match_id=over.pk, user=bo)
-    services.match_finish(match_id=over.pk, reason="the game reached its end", actor=boss)
-    waiting = services.match_create(creator=bo, game="fuldrigger", seats=3, title=LONG_WORD)
+    over = play.match_create(creator=anna, game="pirater", seats=2, title="Finished race")
+    play.match_join(match_id=over.pk, user=bo)
+    play.match_finish(match_id=over.pk, reason="the game reached its end", actor=boss)
+    waiting = play.match_create(creator=bo, game="fuldrigger", seats=3, title=LONG_WORD)
     return {"anna": anna, "bo": bo, "boss": boss, "running": running, "over": over, "open": waiting}
 
 

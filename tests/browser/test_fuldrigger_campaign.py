@@ -46,7 +46,7 @@ def plain_seed(monkeypatch):
     with it, the order the seats choose their homes in."""
     seed, choosers = next((f"campaign-{n:04d}", _plain_opening(f"campaign-{n:04d}")) for n in range(1000)
                           if _plain_opening(f"campaign-{n:04d}"))
-    monkeypatch.setattr("games.services.secrets.token_hex", lambda n=32: seed)
+    monkeypatch.setattr("games.play.lobby.secrets.token_hex", lambda n=32: seed)
     return seed, choosers
 
 

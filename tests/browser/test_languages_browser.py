@@ -10,7 +10,7 @@ from django.utils import translation
 from accounts.models import Profile
 from games.engines import get_engine
 from games.models import Match
-from games.selectors import seat_names
+from games.reads.selectors import seat_names
 from tests.browser.conftest import LIVE_WAIT_MS
 from tests.conftest import make_user
 

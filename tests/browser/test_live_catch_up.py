@@ -5,7 +5,7 @@ seconds after the page, when a player has already opened a knight's hexes or a m
 change that keeps the version (a seat taken in the lobby) still shows."""
 import pytest
 
-from games import services
+from games import play
 from tests.browser.conftest import LIVE_WAIT_MS
 from tests.conftest import make_user
 
@@ -25,7 +25,7 @@ document.addEventListener('DOMContentLoaded', () => {
 
 def test_the_catch_up_leaves_the_page_alone_and_a_seat_taken_still_shows(people):
     anna_user, _bo_user = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna_user, game="pirater", seats=3)
+    match = play.match_create(creator=anna_user, game="pirater", seats=3)
     url = match.get_absolute_url()
 
     anna = people("catch-up-anna")

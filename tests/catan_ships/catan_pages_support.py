@@ -5,7 +5,7 @@ import json
 import random
 import re
 
-from games import services
+from games import play
 from games.engines import get_engine
 from games.models import Match
 
@@ -13,9 +13,9 @@ ENGINE = get_engine("catan_ships")
 
 
 def new_match(creator, *others, options=None) -> Match:
-    match = services.match_create(creator=creator, game="catan_ships", seats=1 + len(others), options=options or {})
+    match = play.match_create(creator=creator, game="catan_ships", seats=1 + len(others), options=options or {})
     for user in others:
-        services.match_join(match_id=match.pk, user=user)
+        play.match_join(match_id=match.pk, user=user)
     match.refresh_from_db()
     return match
 
@@ -35,7 +35,7 @@ def play_until(match: Match, done, *, seed=0, max_actions=3000, prefer=("roll",)
             return match
         assert match.status == Match.RUNNING, "the match ended first"
         if not match.turn_seats:
-            services.system_action_apply(match_id=match.pk)
+            play.system_action_apply(match_id=match.pk)
             continue
         seat = match.turn_seats[0]
         legal = ENGINE.legal_actions(match.state, seat)
@@ -43,7 +43,7 @@ def play_until(match: Match, done, *, seed=0, max_actions=3000, prefer=("roll",)
         # Trades rarely move the game on: offers and withdrawals are left out when there is more.
         useful = [a for a in legal if a["type"] not in ("offer", "withdraw")] or legal
         action = preferred[0] if preferred else rnd.choice(useful)
-        services.action_apply(match_id=match.pk, user=users[seat], action=action)
+        play.action_apply(match_id=match.pk, user=users[seat], action=action)
     raise AssertionError("never reached")
 
 

@@ -6,7 +6,7 @@ import html
 
 import pytest
 
-from games import panels
+from games.reads import panels
 from tests.conftest import make_user
 from tests.catan_ships.catan_pages_support import (
     new_match, offered, set_state, states_of_a_playout, users_by_seat,
@@ -60,7 +60,7 @@ def test_a_form_for_an_open_choice_posts_a_legal_action(player, opponent, outsid
     """The bank trade form's fields make the action the engine expects (one of its legal ones)."""
     from django.http import QueryDict
 
-    from games.views import parse_action
+    from games.web.views import parse_action
 
     match = new_match(player, opponent, outsider)
     for state, seat, legal in states_of_a_playout(seed="bank"):

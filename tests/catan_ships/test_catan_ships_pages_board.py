@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from games import panels
+from games.reads import panels
 from games.catan_ships import pages
 from games.models import Match
 from tests.catan_ships.catan_pages_support import (

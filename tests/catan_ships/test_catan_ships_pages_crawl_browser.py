@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from games import services
+from games import play
 from games.models import Match
 from tests.catan_ships.catan_pages_support import ENGINE, new_match, users_by_seat
 from tests.catan_ships.test_catan_ships_pages_table_browser import DESKTOP, PHONE, Player, table  # noqa: F401
@@ -62,13 +62,13 @@ def others_play(match, me_seat, rnd):
         if match.status != Match.RUNNING or me_seat in match.turn_seats:
             return match
         if not match.turn_seats:
-            services.system_action_apply(match_id=match.pk)
+            play.system_action_apply(match_id=match.pk)
             continue
         seat = match.turn_seats[0]
         legal = ENGINE.legal_actions(match.state, seat)
         useful = [a for a in legal if a["type"] not in ("offer", "withdraw", "play_knight")] or legal
         roll = [a for a in useful if a["type"] == "roll"]
-        services.action_apply(match_id=match.pk, user=users[seat], action=(roll or [rnd.choice(useful)])[0])
+        play.action_apply(match_id=match.pk, user=users[seat], action=(roll or [rnd.choice(useful)])[0])
     return match
 
 

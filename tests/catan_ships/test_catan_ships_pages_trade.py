@@ -6,7 +6,7 @@ import json
 
 from django.urls import reverse
 
-from games import services
+from games import play
 from tests.catan_ships.catan_pages_support import (
     ENGINE, new_match, offered, play_until, set_state, users_by_seat,
 )
@@ -95,7 +95,7 @@ def test_a_counter_offer_declines_with_terms_of_ones_own(player, opponent, outsi
 
 def test_the_replay_of_a_finished_match_draws_the_board_as_it_was(player, opponent, outsider, staff):
     match = play_until(new_match(player, opponent, outsider), lambda s: s["phase"] == "roll")
-    services.match_finish(match_id=match.pk, reason="the match deadline passed", actor=staff)
+    play.match_finish(match_id=match.pk, reason="the match deadline passed", actor=staff)
     after_two = client_for(outsider).get(reverse("match_replay", args=[match.pk]) + "?step=2").content.decode()
     assert after_two.count('class="cs-building') == 1 and after_two.count('class="cs-road') == 1
     end = client_for(outsider).get(reverse("match_replay", args=[match.pk]) + "?step=12").content.decode()

@@ -7,7 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import panels, services
+from games.reads import panels
+from games import play
+from games.play import core
 from games.errors import BadRequest
 from games.engines.catan_ships.board import geometry
 from games.models import Match
@@ -35,7 +37,7 @@ def docked_for_seat_1(state: dict) -> dict:
 def match(player, opponent, outsider):
     m = new_match(player, opponent, outsider, options={"ships": True})
     m = set_state(m, docked_for_seat_1(m.state))
-    services._schedule(m, ENGINE, timezone.now())
+    core.schedule(m, ENGINE, timezone.now())
     m.save()
     return m
 
@@ -45,15 +47,15 @@ def test_c8_the_owner_unloads_in_another_players_turn_and_the_clock_stays(match)
     users = users_by_seat(match)
     assert match.turn_seats == [0]
     deadline, version = match.turn_deadline, match.version
-    services.action_apply(match_id=match.pk, user=users[1], action={"type": "unload", "ship": 1})
+    play.action_apply(match_id=match.pk, user=users[1], action={"type": "unload", "ship": 1})
     match.refresh_from_db()
     assert match.state["hands"][1]["ore"] == 2 and match.state["ships"][0]["cargo"] == {}
     assert match.version == version + 1 and match.turn_seats == [0] and match.turn_deadline == deadline
     # Nothing else is open to him outside his turn.
     with pytest.raises(BadRequest):
-        services.action_apply(match_id=match.pk, user=users[1], action={"type": "unload", "ship": 1})
+        play.action_apply(match_id=match.pk, user=users[1], action={"type": "unload", "ship": 1})
     with pytest.raises(BadRequest):
-        services.action_apply(match_id=match.pk, user=users[2], action={"type": "end_turn"})
+        play.action_apply(match_id=match.pk, user=users[2], action={"type": "end_turn"})
 
 
 @pytest.mark.rule("C8")
@@ -70,7 +72,7 @@ def test_c8_a_timeout_plays_only_for_the_turns_owner(match):
     """The deadline plays the turn's owner's timeout (ending his turn); the optional unload is
     never played for its owner, who is not counted as absent for it."""
     Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
-    assert services.deadline_apply(match_id=match.pk)
+    assert play.deadline_apply(match_id=match.pk)
     match.refresh_from_db()
     assert match.state["current"] == 1 and match.state["phase"] == "roll"
     assert match.state["ships"][0]["cargo"] == {"ore": 2}
@@ -91,7 +93,7 @@ def test_c8_unloading_at_once_from_the_page_in_chromium(people):
     for label, viewport, touch in (("desktop", {"width": 1366, "height": 900}, False),
                                    ("phone", {"width": 390, "height": 844}, True)):
         m = set_state(m, docked)
-        services._schedule(m, ENGINE, timezone.now())
+        core.schedule(m, ENGINE, timezone.now())
         m.save()
         person = people(f"cs-unload-{label}", viewport=viewport)
         if touch:   # a touch device: a context of its own

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import Profile
-from games import services
+from games import play as games_play
 from games.engines import get_engine
 from games.models import Match
 from notifications import listeners
@@ -158,7 +158,7 @@ def test_the_end_and_the_reminders_are_told_to_each_player_in_their_language(
         with django_capture_on_commit_callbacks(execute=True):
             assert listeners.send_reminders() == 1  # anna's turn
         assert heard["words"] == ["de"]
-        services.match_finish(match_id=race_match.pk, reason="ended by an admin")
+        games_play.match_finish(match_id=race_match.pk, reason="ended by an admin")
         with django_capture_on_commit_callbacks(execute=True):
             listeners.match_finished(match_id=race_match.pk)
     assert sorted(heard["words"][1:]) == ["de", "sv"]

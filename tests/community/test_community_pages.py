@@ -12,22 +12,22 @@ from django.utils import timezone
 from community import ratings
 from community.models import ALL_TIME, Rating, RatingEvent, RecordEntry
 from community.seasons import current_season, season_bounds, season_of
-from games import services
+from games import play
 from games.models import Match, Seat
 from tests.conftest import client_for, make_user
 
 
 def race(players, positions, *, absent=(), rated=True, public=True, when=None, title=""):
     """A race among players (seat numbers in list order) that ended at these positions, rated."""
-    match = services.match_create(creator=players[0], game="race", seats=len(players), rated=rated,
+    match = play.match_create(creator=players[0], game="race", seats=len(players), rated=rated,
                                   options={"finish": 200}, is_public=public, title=title)
     for user in players[1:]:
-        services.match_join(match_id=match.pk, user=user, invite_code=match.invite_code)
+        play.match_join(match_id=match.pk, user=user, invite_code=match.invite_code)
     state = Match.objects.get(pk=match.pk).state
     state["positions"] = list(positions)
     Match.objects.filter(pk=match.pk).update(state=state)
     Seat.objects.filter(match=match, number__in=absent).update(is_absent=True)
-    services.match_finish(match_id=match.pk, reason="ended by an admin")
+    play.match_finish(match_id=match.pk, reason="ended by an admin")
     if when is not None:
         Match.objects.filter(pk=match.pk).update(finished_at=when)
     ratings.match_finished(match_id=match.pk)
@@ -124,8 +124,8 @@ def test_the_profile_shows_ratings_results_and_current_matches(player, opponent,
     three = [player, opponent, outsider]
     first = race(three, [40, 20, 5], title="First race")
     race(three, [5, 20, 40], absent=[2], title="Second race")
-    running = services.match_create(creator=player, game="race", seats=2, title="Still at sea")
-    services.match_join(match_id=running.pk, user=opponent)
+    running = play.match_create(creator=player, game="race", seats=2, title="Still at sea")
+    play.match_join(match_id=running.pk, user=opponent)
     body = client.get(reverse("player", args=["carl"])).content.decode()
     rating = Rating.objects.get(user=outsider, season=ALL_TIME)
     assert f"{rating.ordinal:.1f}" in body and "2 games" in body
@@ -145,16 +145,16 @@ def test_the_profile_shows_ratings_results_and_current_matches(player, opponent,
 def test_a_catan_match_with_ships_off_is_listed_as_catan(player, opponent, outsider, client):
     """The player page (and the lobby's open matches) name a match's game by its options: the
     base game is "Catan", not "Catan with ships"."""
-    base = services.match_create(creator=player, game="catan_ships", seats=3, options={"ships": False})
-    ships = services.match_create(creator=player, game="catan_ships", seats=3, options={"ships": True})
+    base = play.match_create(creator=player, game="catan_ships", seats=3, options={"ships": False})
+    ships = play.match_create(creator=player, game="catan_ships", seats=3, options={"ships": True})
     for match in (base, ships):
-        services.match_join(match_id=match.pk, user=opponent)
-        services.match_join(match_id=match.pk, user=outsider)
+        play.match_join(match_id=match.pk, user=opponent)
+        play.match_join(match_id=match.pk, user=outsider)
     current = client.get(reverse("player", args=["anna"])).content.decode().split(
         "<h2>Current matches</h2>", 1)[1].split("<h2>", 1)[0]
     assert f'Catan #{base.pk}</a> <small class="meta">Catan</small>' in current
     assert f'Catan with ships #{ships.pk}</a> <small class="meta">Catan with ships</small>' in current
-    open_one = services.match_create(creator=player, game="catan_ships", seats=3, options={"ships": False})
+    open_one = play.match_create(creator=player, game="catan_ships", seats=3, options={"ships": False})
     lobby = client_for(opponent).get(reverse("lobby")).content.decode()
     assert f"Catan #{open_one.pk}</a></td><td>Catan</td>" in lobby
 
@@ -175,8 +175,8 @@ def test_the_profile_costs_the_same_queries_for_few_and_many_matches(player, opp
 
     def another(n):
         race(three, [n, 20, 5])
-        running = services.match_create(creator=player, game="race", seats=2)
-        services.match_join(match_id=running.pk, user=opponent)
+        running = play.match_create(creator=player, game="race", seats=2)
+        play.match_join(match_id=running.pk, user=opponent)
 
     another(1)
     url = reverse("player", args=["anna"])
@@ -201,7 +201,7 @@ def test_head_to_head_counts_who_placed_better(player, opponent, outsider, clien
     race([anna, bo], [10, 10])
     race([anna, bo], [50, 10], absent=[0])  # anna led but was absent: bo placed better
     race([anna, carl], [1, 2])  # bo was not there
-    services.match_abort(match_id=services.match_create(creator=anna, game="race", seats=2).pk, actor=anna)
+    play.match_abort(match_id=play.match_create(creator=anna, game="race", seats=2).pk, actor=anna)
     body = client.get(reverse("head_to_head", args=["anna", "bo"])).content.decode()
     counts = dict(re.findall(r'data-count="(\w+)">(\d+)<', body))
     assert counts == {"better": "2", "worse": "2", "equal": "1", "total": "5"}
@@ -259,13 +259,13 @@ def test_a_match_with_bots_is_unrated_and_bots_are_never_listed(player, client, 
     """Issue 19.2: a rated match has no bot seats (a bot is an easy win); a bot's rating from
     before that rule still never shows on the board."""
     settings.LEADERBOARD_MIN_GAMES = 1
-    match = services.match_create(creator=player, game="race", seats=2, bot_seats=1, options={"finish": 200})
+    match = play.match_create(creator=player, game="race", seats=2, bot_seats=1, options={"finish": 200})
     assert not match.rated
     Match.objects.filter(pk=match.pk).update(rated=True)  # as one made before the rule
     state = Match.objects.get(pk=match.pk).state
     state["positions"] = [5, 40]
     Match.objects.filter(pk=match.pk).update(state=state)
-    services.match_finish(match_id=match.pk, reason="ended by an admin")
+    play.match_finish(match_id=match.pk, reason="ended by an admin")
     assert ratings.match_finished(match_id=match.pk) is False
     assert not RatingEvent.objects.filter(match=match).exists()
     bot = Seat.objects.get(match=match, is_bot=True).user

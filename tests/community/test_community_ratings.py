@@ -10,22 +10,22 @@ from community.models import ALL_TIME, Rating, RatingEvent, RecordEntry
 from community.records import RECORDS, fewest_rounds_to_win
 from community.seasons import current_season, season_bounds, season_of, season_title
 from community.selectors import placings
-from games import services
+from games import play
 from games.models import Match, Seat
 from tests.conftest import make_user
 
 
 def race(players, positions, *, absent=(), rated=True):
     """A race among players (seat numbers in list order) ended by an admin at these positions."""
-    match = services.match_create(creator=players[0], game="race", seats=len(players), rated=rated,
+    match = play.match_create(creator=players[0], game="race", seats=len(players), rated=rated,
                                   options={"finish": 200})
     for user in players[1:]:
-        services.match_join(match_id=match.pk, user=user)
+        play.match_join(match_id=match.pk, user=user)
     state = Match.objects.get(pk=match.pk).state
     state["positions"] = list(positions)
     Match.objects.filter(pk=match.pk).update(state=state)
     Seat.objects.filter(match=match, number__in=absent).update(is_absent=True)
-    return services.match_finish(match_id=match.pk, reason="ended by an admin").match
+    return play.match_finish(match_id=match.pk, reason="ended by an admin").match
 
 
 def finished_at(match, when):
@@ -111,10 +111,10 @@ def test_an_unrated_match_changes_nothing(three):
 
 
 def test_an_aborted_or_running_match_changes_nothing(three, staff):
-    match = services.match_create(creator=three[0], game="race", seats=2)
-    services.match_join(match_id=match.pk, user=three[1])
+    match = play.match_create(creator=three[0], game="race", seats=2)
+    play.match_join(match_id=match.pk, user=three[1])
     assert ratings.match_finished(match_id=match.pk) is False  # still running
-    services.match_abort(match_id=match.pk, actor=staff)
+    play.match_abort(match_id=match.pk, actor=staff)
     assert ratings.match_finished(match_id=match.pk) is False
     assert ratings.match_finished(match_id=987654) is False
     assert not Rating.objects.exists()
@@ -161,18 +161,18 @@ def test_season_names_and_bounds():
 
 def test_the_listener_is_wired_to_the_end_of_a_match(three, django_capture_on_commit_callbacks, settings):
     assert "community.ratings.match_finished" in settings.MATCH_FINISHED_LISTENERS
-    match = services.match_create(creator=three[0], game="race", seats=3)
+    match = play.match_create(creator=three[0], game="race", seats=3)
     for user in three[1:]:
-        services.match_join(match_id=match.pk, user=user)
+        play.match_join(match_id=match.pk, user=user)
     with django_capture_on_commit_callbacks(execute=True):
-        services.match_finish(match_id=match.pk, reason="ended by an admin")
+        play.match_finish(match_id=match.pk, reason="ended by an admin")
     assert RatingEvent.objects.filter(match=match, season=ALL_TIME).count() == 3
     assert Rating.objects.filter(game="race", season=ALL_TIME).count() == 3
 
 
 def test_a_match_played_to_its_end_is_rated(player, opponent, django_capture_on_commit_callbacks):
-    match = services.match_create(creator=player, game="race", seats=2, options={"finish": 5, "wind": False})
-    services.match_join(match_id=match.pk, user=opponent)
+    match = play.match_create(creator=player, game="race", seats=2, options={"finish": 5, "wind": False})
+    play.match_join(match_id=match.pk, user=opponent)
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(40):
             match.refresh_from_db()
@@ -180,7 +180,7 @@ def test_a_match_played_to_its_end_is_rated(player, opponent, django_capture_on_
                 break
             seat = match.seats.get(number=match.turn_seats[0])
             step = "roll" if match.state["phase"] == "roll" else "advance"
-            services.action_apply(match_id=match.pk, user=seat.user, action={"type": step})
+            play.action_apply(match_id=match.pk, user=seat.user, action={"type": step})
     match.refresh_from_db()
     assert match.status == Match.FINISHED
     winner = next(s.user for s in match.seats.all() if s.number == match.standings[0]["seat"])

@@ -1,5 +1,5 @@
 """Shared set-up for the Fuldrigger page tests."""
-from games import services
+from games import play
 from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.state import fresh_turn
@@ -13,18 +13,18 @@ def choose_homes(match):
     users = seat_users(match)
     while match.state["phase"] == "homes":
         seat = ENGINE.to_act(match.state)[0]
-        services.action_apply(match_id=match.pk, user=users[seat],
+        play.action_apply(match_id=match.pk, user=users[seat],
                               action={"type": "choose_home", "city": WORLD.homes[seat]})
         match.refresh_from_db()
     return match
 
 
 def start(users, **options):
-    match = services.match_create(creator=users[0], game="fuldrigger", seats=len(users), options=options)
+    match = play.match_create(creator=users[0], game="fuldrigger", seats=len(users), options=options)
     for user in users[1:]:
-        services.match_join(match_id=match.pk, user=user)
+        play.match_join(match_id=match.pk, user=user)
     choose_homes(match)
-    services.system_action_apply(match_id=match.pk)  # the first chance card (on_commit never runs here)
+    play.system_action_apply(match_id=match.pk)  # the first chance card (on_commit never runs here)
     match.refresh_from_db()
     change_state(match, calm_start)
     return match

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games import play
 from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.bots import random_action
 from games.fuldrigger.models import Fortress, Ship
@@ -19,15 +19,15 @@ from tests.fuldrigger.fuldrigger_pages_support import choose_homes
 
 
 def start(users, **options):
-    match = services.match_create(creator=users[0], game="fuldrigger", seats=len(users), options=options)
+    match = play.match_create(creator=users[0], game="fuldrigger", seats=len(users), options=options)
     for user in users[1:]:
-        services.match_join(match_id=match.pk, user=user)
+        play.match_join(match_id=match.pk, user=user)
     choose_homes(match)                    # edition 2 (F7): no fleet before the homes are chosen
     # These tests expect seat 0 to begin (F8: the first to choose): set it so, by hand.
     Match.objects.filter(pk=match.pk).update(state={**match.state, "first": 0, "turn": fresh_turn(0)})
     match.refresh_from_db()
     if match.needs_system:  # on_commit does not run inside a test's transaction
-        services.system_action_apply(match_id=match.pk)
+        play.system_action_apply(match_id=match.pk)
         match.refresh_from_db()
     return match
 
@@ -59,10 +59,10 @@ def assert_rows_match(match):
 def step(match, users, rnd):
     """One move of the match as the platform would make it: the bank's card, or a bot's action."""
     if match.needs_system:
-        services.system_action_apply(match_id=match.pk)
+        play.system_action_apply(match_id=match.pk)
     else:
         seat = rnd.choice(ENGINE.to_act(match.state))
-        services.action_apply(match_id=match.pk, user=users[seat], action=random_action(match.state, seat, rnd),
+        play.action_apply(match_id=match.pk, user=users[seat], action=random_action(match.state, seat, rnd),
                               expected_version=match.version)
     match.refresh_from_db()
 
@@ -102,13 +102,13 @@ def test_a_ship_sold_disappears_and_one_traded_changes_owner(player, opponent):
     match = start([player, opponent])
     users = seat_users(match)
     mine = sorted(s["id"] for s in match.state["ships"].values() if s["owner"] == 0)
-    services.action_apply(match_id=match.pk, user=users[0], action={"type": "sell_ship", "ship": mine[0]})
+    play.action_apply(match_id=match.pk, user=users[0], action={"type": "sell_ship", "ship": mine[0]})
     assert not Ship.objects.filter(match=match, engine_id=mine[0]).exists()
-    services.action_apply(match_id=match.pk, user=users[0], action={
+    play.action_apply(match_id=match.pk, user=users[0], action={
         "type": "offer", "to": 1, "give": {"ships": [mine[1]]}, "take": {"ducats": 10}})
     match.refresh_from_db()
     offer = match.state["offers"][0]["id"]
-    services.action_apply(match_id=match.pk, user=users[1], action={"type": "accept_offer", "offer": offer})
+    play.action_apply(match_id=match.pk, user=users[1], action={"type": "accept_offer", "offer": offer})
     row = Ship.objects.get(match=match, engine_id=mine[1])
     assert (row.owner_seat, row.owner) == (1, opponent)
     match.refresh_from_db()
@@ -190,7 +190,7 @@ def test_a_seat_handed_over_by_an_admin_hands_over_its_fleet_rows(db):
     users = [make_user(name) for name in ("anna", "bo")]
     match = start(users)
     heir = make_user("carl")
-    services.seat_hand_over(match_id=match.pk, seat_number=1, to_user=heir, actor=None)
+    play.seat_hand_over(match_id=match.pk, seat_number=1, to_user=heir, actor=None)
     match.refresh_from_db()
     assert set(Ship.objects.filter(match=match, owner_seat=1).values_list("owner_id", flat=True)) == {heir.pk}
     assert_rows_match(match)

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import services
+from games import play
 from games.engines.fuldrigger.board import WORLD
 from games.models import ActionLog, Match
 from tests.conftest import client_for
@@ -76,9 +76,9 @@ def test_a_wreck_is_told_to_its_owner_in_the_turns_panel_in_his_language(match, 
 def test_the_wreck_notice_stays_until_its_owner_ends_his_turn(match, player):
     wreck(match)
     assert 'class="fd-lost"' in live_part(client_for(player), match)
-    services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
+    play.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
     assert 'class="fd-lost"' in live_part(client_for(player), match)
-    services.action_apply(match_id=match.pk, user=player, action={"type": "end_turn"})
+    play.action_apply(match_id=match.pk, user=player, action={"type": "end_turn"})
     assert 'class="fd-lost"' not in live_part(client_for(player), match)
 
 
@@ -96,7 +96,7 @@ def test_the_live_part_says_no_rule_codes_and_no_none(match, player):
     words = text_of(body)
     assert not RULE_CODE.search(words), RULE_CODE.search(words)
     assert not re.search(r"\b[a-z]+_[a-z_]+\b", words), re.search(r"\b[a-z]+_[a-z_]+\b", words)
-    services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
+    play.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
     ship = min((s for s in Match.objects.get(pk=match.pk).state["ships"].values() if s["owner"] == 0),
                key=lambda s: s["id"])
     for query in (f"?sail={ship['id']}", "?offer=1"):
@@ -105,8 +105,8 @@ def test_the_live_part_says_no_rule_codes_and_no_none(match, player):
 
 
 def test_before_the_homes_are_chosen_no_player_reads_home_none(player, opponent):
-    match = services.match_create(creator=player, game="fuldrigger", seats=2, options={})
-    services.match_join(match_id=match.pk, user=opponent)
+    match = play.match_create(creator=player, game="fuldrigger", seats=2, options={})
+    play.match_join(match_id=match.pk, user=opponent)
     match.refresh_from_db()
     assert match.state["phase"] == "homes" and None in match.state["homes"]
     words = text_of(client_for(player).get(match.get_absolute_url()).content.decode())
@@ -114,7 +114,7 @@ def test_before_the_homes_are_chosen_no_player_reads_home_none(player, opponent)
 
 
 def test_each_place_to_sail_to_is_named_once_and_never_where_she_lies(match, player):
-    services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
+    play.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
     match.refresh_from_db()
     for ship in (s for s in match.state["ships"].values() if s["owner"] == 0):
         body = html.unescape(live_part(client_for(player), match, f"?sail={ship['id']}"))
@@ -165,7 +165,7 @@ def test_the_campaign_end_shows_first_when_it_comes_before_the_turns_clock(match
 
 def test_the_lobby_says_when_a_campaign_ends(player, opponent):
     ends = timezone.now() + timedelta(days=3)
-    match = services.match_create(creator=player, game="fuldrigger", seats=3, options={}, game_deadline=ends)
+    match = play.match_create(creator=player, game="fuldrigger", seats=3, options={}, game_deadline=ends)
     body = client_for(opponent).get(reverse("lobby")).content.decode()
     row = body[body.index(match.get_absolute_url()):]
     row = row[:row.index("</tr>")]
@@ -178,7 +178,7 @@ def test_the_live_part_is_escaped_by_the_templates(match, player):
     change_state(match, lambda state: state["ships"][str(ship["id"])].__setitem__("name", "<b>x</b>'\""))
     body = live_part(client_for(player), match)
     assert "<b>x</b>" not in body and "&lt;b&gt;x&lt;/b&gt;" in body
-    services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
+    play.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
     body = live_part(client_for(player), match, f"?sail={ship['id']}")
     assert "<b>x</b>" not in body
 

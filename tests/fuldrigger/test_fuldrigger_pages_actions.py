@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import Profile
-from games import services
+from games import play
 from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.bots import random_action
@@ -54,7 +54,7 @@ def test_a_player_rolls_by_plain_post_and_by_htmx(match, player, opponent):
     assert response.status_code == 302
     match.refresh_from_db()
     assert match.state["turn"]["total"] and "ships sail up to" in client.get(match.get_absolute_url()).content.decode()
-    services.action_apply(match_id=match.pk, user=player, action={"type": "end_turn"})
+    play.action_apply(match_id=match.pk, user=player, action={"type": "end_turn"})
     response = post(client_for(opponent), match, {"action": '{"type":"roll"}'}, htmx=True)
     body = response.content.decode()
     assert response.status_code == 200 and body.startswith('<div id="match-live"') and "<html" not in body
@@ -68,7 +68,7 @@ def destinations(body):
 
 
 def test_choosing_a_ship_lights_up_the_squares_it_can_reach_with_the_engines_paths(match, player):
-    services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
+    play.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
     match.refresh_from_db()
     ship = my_ships(match)[0]
     body = client_for(player).get(match.get_absolute_url() + f"?sail={ship['id']}",
@@ -89,7 +89,7 @@ def test_choosing_a_ship_lights_up_the_squares_it_can_reach_with_the_engines_pat
 
 def test_a_ship_sails_by_posting_the_form_plain_and_with_htmx(match, player):
     client = client_for(player)
-    services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
+    play.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
     match.refresh_from_db()
     for index, htmx in ((0, False), (1, True)):
         ship = my_ships(match)[index]
@@ -108,7 +108,7 @@ def test_a_ship_sails_by_posting_the_form_plain_and_with_htmx(match, player):
 
 
 def test_routes_to_a_destination_are_offered_and_each_is_sailable(match, player):
-    services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
+    play.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
     match.refresh_from_db()
     ship = my_ships(match)[0]
     legal = {a["path"][-1]: a["path"] for a in ENGINE.legal_actions(match.state, 0)
@@ -196,7 +196,7 @@ def test_an_attack_shows_the_odds_of_table_f37_before_rolling(match, player):
         state["ships"][str(mine["id"])].update(node="north_sea", privateer=True)
         state["ships"][str(theirs["id"])].update(node="north_sea")
     change_state(match, at_sea)
-    services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
+    play.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
     match.refresh_from_db()
     client = client_for(player)
     body = client.get(match.get_absolute_url()).content.decode()
@@ -239,12 +239,12 @@ def test_fortunes_are_charted_round_by_round_and_the_end_is_broken_down(match, p
     users = seat_users(match)
     for _ in range(2):
         for seat in (0, 1):
-            services.action_apply(match_id=match.pk, user=users[seat], action={"type": "roll"})
-            services.action_apply(match_id=match.pk, user=users[seat], action={"type": "end_turn"})
-        services.system_action_apply(match_id=match.pk)
+            play.action_apply(match_id=match.pk, user=users[seat], action={"type": "roll"})
+            play.action_apply(match_id=match.pk, user=users[seat], action={"type": "end_turn"})
+        play.system_action_apply(match_id=match.pk)
     body = client_for(player).get(match.get_absolute_url()).content.decode()
     assert body.count('<polyline class="fd-line') == 2 and "Fortunes, round by round" in body
-    services.match_finish(match_id=match.pk, reason="the test ended it")
+    play.match_finish(match_id=match.pk, reason="the test ended it")
     body = client_for(opponent).get(match.get_absolute_url()).content.decode()
     final = body[body.index("Final ranking"):body.index("</ol>", body.index("Final ranking"))]
     assert "(3 × 100)" in final and "Cash" in final and "Fortresses" in final
@@ -279,7 +279,7 @@ def test_the_live_part_of_an_htmx_action_stays_under_15_kb_for_four_players(play
     sizes = []
     while match.state["round"] <= 3 and match.status == Match.RUNNING:
         if match.needs_system:
-            services.system_action_apply(match_id=match.pk)
+            play.system_action_apply(match_id=match.pk)
         else:
             seat = match.state["turn"]["seat"]
             action = random_action(match.state, seat, rnd)

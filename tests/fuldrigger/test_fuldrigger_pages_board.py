@@ -9,7 +9,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import panels, selectors, services
+from games.reads import panels, selectors
+from games import play
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
 from games.fuldrigger.models import Fortress, Ship
@@ -71,7 +72,7 @@ def test_spectators_get_no_action_forms(match, outsider):
 def test_spectators_never_see_private_offers_the_seed_or_the_deck(match, player, opponent, outsider):
     users = seat_users(match)
     mine = next(s["id"] for s in match.state["ships"].values() if s["owner"] == 1)
-    services.action_apply(match_id=match.pk, user=users[0], action={
+    play.action_apply(match_id=match.pk, user=users[0], action={
         "type": "offer", "to": 1, "give": {"ducats": 37}, "take": {"ships": [mine]}})
     match.refresh_from_db()
     deck_texts = [card(c)["text"] for c in match.state["deck"]]

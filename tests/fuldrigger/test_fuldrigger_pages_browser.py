@@ -4,7 +4,7 @@ without the mouse; a phone 360 px wide shows the map without sideways scrolling.
 log a JavaScript error. Screenshots land in tests/artifacts/."""
 import pytest
 
-from games import services
+from games import play
 from games.models import Match
 from tests.browser.conftest import browser, live_site, people  # noqa: F401  (fixtures)
 from tests.conftest import make_user
@@ -122,7 +122,7 @@ def test_sail_by_map_and_by_keyboard_zoom_and_phone(people):
     phone.go("/games/fuldrigger/rules/")
     phone.page.wait_for_selector("text=Trade war")
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
-    services.match_finish(match_id=match.pk, reason="the test ended it")
+    play.match_finish(match_id=match.pk, reason="the test ended it")
     phone.go(url)
     phone.page.wait_for_selector("text=Final ranking")
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -6,7 +6,7 @@ import re
 
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.board import WORLD
 from games.models import Match
@@ -20,8 +20,8 @@ def offered(body):
 def test_the_home_cities_are_chosen_on_the_page_in_roll_order(player, opponent):
     """F7: the seat whose pick it is sees one button per free home city, named; the other
     sees none; picking posts through the page, and after both the banker's card comes (F8)."""
-    match = services.match_create(creator=player, game="fuldrigger", seats=2, options={})
-    services.match_join(match_id=match.pk, user=opponent)
+    match = play.match_create(creator=player, game="fuldrigger", seats=2, options={})
+    play.match_join(match_id=match.pk, user=opponent)
     match.refresh_from_db()
     assert match.state["phase"] == "homes" and match.rules_version == str(ENGINE.edition)
     users = {s.number: s.user for s in match.seats.all()}
@@ -45,12 +45,12 @@ def test_the_home_cities_are_chosen_on_the_page_in_roll_order(player, opponent):
 def test_a_match_dealt_under_edition_1_still_shows_and_plays(player, opponent):
     """Contract, rule editions: a running match of edition 1 keeps its homes by seat and plays
     on through the page."""
-    match = services.match_create(creator=player, game="fuldrigger", seats=2, options={})
-    services.match_join(match_id=match.pk, user=opponent)
+    match = play.match_create(creator=player, game="fuldrigger", seats=2, options={})
+    play.match_join(match_id=match.pk, user=opponent)
     match.refresh_from_db()
     state = ENGINE.new_game(2, match.seed, match.options, edition=1)
     Match.objects.filter(pk=match.pk).update(state=state, rules_version="1", turn_seats=[])
-    services.system_action_apply(match_id=match.pk)
+    play.system_action_apply(match_id=match.pk)
     match.refresh_from_db()
     assert "edition" not in match.state and match.state["homes"] == list(WORLD.homes[:2])
     seat = match.state["turn"]["seat"]

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from games import services
+from games import play
 from tests.browser.conftest import ARTIFACTS, browser, live_site  # noqa: F401  (fixtures)
 from tests.conftest import make_user
 from tests.fuldrigger.fuldrigger_pages_support import start
@@ -22,7 +22,7 @@ def test_stepping_through_a_replay_logs_no_error(device, browser, live_site):  #
 
     def finished():  # in a thread of its own: the services tell the sockets (not from Playwright's loop)
         match = start(users)
-        services.match_finish(match_id=match.pk, reason="the game reached its end", actor=boss)
+        play.match_finish(match_id=match.pk, reason="the game reached its end", actor=boss)
         made.append(match.pk)
 
     worker = threading.Thread(target=finished)

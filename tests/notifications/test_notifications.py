@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import services
+from games import play as games_play
 from games.models import Match
 from notifications import listeners
 from notifications import services as notify_services
@@ -42,32 +42,32 @@ def test_a_chance_card_goes_to_the_log_not_the_inbox_and_an_offer_still_does(
     from games.engines import get_engine
 
     engine = get_engine("fuldrigger")
-    match = services.match_create(creator=player, game="fuldrigger", seats=2, options={})
-    services.match_join(match_id=match.pk, user=opponent)
+    match = games_play.match_create(creator=player, game="fuldrigger", seats=2, options={})
+    games_play.match_join(match_id=match.pk, user=opponent)
     users = {s.number: s.user for s in Match.objects.get(pk=match.pk).seats.all()}
     match.refresh_from_db()
     while match.state["phase"] == "homes":
         seat = engine.to_act(match.state)[0]
         with django_capture_on_commit_callbacks(execute=True):
-            services.action_apply(match_id=match.pk, user=users[seat],
+            games_play.action_apply(match_id=match.pk, user=users[seat],
                                   action=engine.legal_actions(match.state, seat)[0])
         match.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
-        services.system_action_apply(match_id=match.pk)
+        games_play.system_action_apply(match_id=match.pk)
     match.refresh_from_db()
     assert any(e["type"] == "card" for row in match.log.all() for e in row.events)
     assert not Notification.objects.filter(kind=Notification.CARD).exists()
     seat = engine.to_act(match.state)[0]
     with django_capture_on_commit_callbacks(execute=True):
-        services.action_apply(match_id=match.pk, user=users[seat],
+        games_play.action_apply(match_id=match.pk, user=users[seat],
                               action={"type": "offer", "to": 1 - seat, "give": {"ducats": 10}, "take": {}})
     assert Notification.objects.filter(kind=Notification.OFFER, user=users[1 - seat]).count() == 1
     assert not Notification.objects.filter(kind=Notification.CARD).exists()
 
 
 def test_the_same_change_told_twice_notifies_once(race_match, player, opponent):
-    services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
-    services.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"})
+    games_play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    games_play.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"})
     race_match.refresh_from_db()
     for _ in range(2):
         listeners.match_changed(match_id=race_match.pk, first_seq=1, last_seq=2, turn_passed_to=1)
@@ -173,7 +173,7 @@ def test_a_reminder_comes_only_when_it_says_something_new(race_match, player, tu
 def test_match_end_tells_every_player_their_place(race_match, player, opponent, staff,
                                                  django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        services.match_finish(match_id=race_match.pk, reason="ended by an admin")
+        games_play.match_finish(match_id=race_match.pk, reason="ended by an admin")
     texts = set(Notification.objects.filter(kind=Notification.FINISHED).values_list("user__username", "text"))
     assert {u for u, _ in texts} == {"anna", "bo"}
     assert all("you placed" in t for _, t in texts)

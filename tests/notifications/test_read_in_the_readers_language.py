@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import services
+from games import play as games_play
 from games.models import ActionLog, Match
 from notifications import listeners
 from notifications import services as notify_services
@@ -67,8 +67,8 @@ def test_the_end_and_a_reminder_read_in_the_readers_language(race_match, player,
 
 
 def test_an_offer_is_worded_by_its_game_in_the_readers_language(player, opponent):
-    match = services.match_create(creator=player, game="fuldrigger", seats=2)
-    services.match_join(match_id=match.pk, user=opponent)
+    match = games_play.match_create(creator=player, game="fuldrigger", seats=2)
+    games_play.match_join(match_id=match.pk, user=opponent)
     match.refresh_from_db()
     seq = match.log.count() + 1
     ActionLog.objects.create(match=match, seq=seq, seat=0, kind=ActionLog.PLAYER, actor=player,

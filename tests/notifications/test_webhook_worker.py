@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import services
+from games import play
 from games.engines import ENGINES
 from games.models import Match
 from notifications.models import Notification, WebhookDelivery
@@ -50,8 +50,8 @@ def test_hanging_receivers_hold_up_no_deadline_job(redis_server, settings):  # n
     url = f"http://127.0.0.1:{silent.getsockname()[1]}/"
     anna, bo = make_user("anna"), make_user("bo")
     ENGINES["slowrace"] = SlowRace()  # the race game, as the fault tests' worker knows it
-    match = services.match_create(creator=anna, game="slowrace", seats=2, options={"wind": False})
-    services.match_join(match_id=match.pk, user=bo)
+    match = play.match_create(creator=anna, game="slowrace", seats=2, options={"wind": False})
+    play.match_join(match_id=match.pk, user=bo)
     users = [User.objects.create(username=f"hook{i}") for i in range(20)]
     Profile.objects.bulk_create([Profile(user=u, display_name=u.username, webhook_url=url) for u in users])
     deliveries = [WebhookDelivery.objects.create(

@@ -12,8 +12,8 @@ django.setup()
 
 from django.core.management import call_command  # noqa: E402
 
-from games import services  # noqa: E402
-from games.bots import bot_action  # noqa: E402
+from games import play  # noqa: E402
+from games.play.bots import bot_action  # noqa: E402
 from games.models import Match  # noqa: E402
 
 MOVES = int(sys.argv[1]) if len(sys.argv) > 1 else 10
@@ -25,10 +25,10 @@ for match in Match.objects.filter(status=Match.RUNNING).order_by("pk"):
         if match.status != Match.RUNNING:
             break
         if not match.turn_seats:
-            services.system_action_apply(match_id=match.pk)
+            play.system_action_apply(match_id=match.pk)
             continue
         seat = match.seats.get(number=match.turn_seats[0])
-        services.action_apply(match_id=match.pk, user=seat.user, action=bot_action(match.game, match.state, seat.number))
+        play.action_apply(match_id=match.pk, user=seat.user, action=bot_action(match.game, match.state, seat.number))
     match.refresh_from_db()
     print(f"played {match.pk} {before} -> {match.version}")
 for match in Match.objects.filter(state__isnull=False).order_by("pk"):

@@ -8,8 +8,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from games import services
-from games.bots import bot_action
+from games import play
+from games.play.bots import bot_action
 from games.models import Match
 from tests.conftest import make_user
 from tests.test_faults import ROOT, _database_url
@@ -21,10 +21,10 @@ def _play(match, moves):
     for _ in range(moves):
         match.refresh_from_db()
         if not match.turn_seats:
-            services.system_action_apply(match_id=match.pk)
+            play.system_action_apply(match_id=match.pk)
             continue
         seat = match.seats.get(number=match.turn_seats[0])
-        services.action_apply(match_id=match.pk, user=seat.user, action=bot_action(match.game, match.state, seat.number))
+        play.action_apply(match_id=match.pk, user=seat.user, action=bot_action(match.game, match.state, seat.number))
 
 
 @pytest.fixture
@@ -56,9 +56,9 @@ def test_a_backup_of_a_site_in_play_restores_and_every_match_verifies_and_plays_
     humans = [make_user(name) for name in ("anna", "bo", "carl")]
     matches = []
     for game, seats in (("pirater", 2), ("catan_ships", 3), ("fuldrigger", 2)):
-        match = services.match_create(creator=humans[0], game=game, seats=seats)
+        match = play.match_create(creator=humans[0], game=game, seats=seats)
         for user in humans[1:seats]:
-            services.match_join(match_id=match.pk, user=user)
+            play.match_join(match_id=match.pk, user=user)
         _play(match, 12)
         matches.append(match)
     versions = {m.pk: Match.objects.get(pk=m.pk).version for m in matches}

@@ -31,10 +31,10 @@ def _trading_match(player, opponent, outsider):
 
 
 def _offer(match, me, to):
-    from games import services
+    from games import play
 
     users = users_by_seat(match)
-    services.action_apply(match_id=match.pk, user=users[me], action={
+    play.action_apply(match_id=match.pk, user=users[me], action={
         "type": "offer", "give": {"brick": 1}, "get": {"wool": 1}, "to": to})
     return users
 

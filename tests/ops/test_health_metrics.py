@@ -11,7 +11,7 @@ from django.utils import timezone
 from prometheus_client import REGISTRY
 
 from config import health, metrics
-from games import services
+from games import play
 from games.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the checks run on threads of their own
@@ -69,9 +69,9 @@ def test_metrics_count_moves_applied_and_refused_with_their_reason(race_match, p
 
     applied, refused = sample("tradewinds_moves_applied_total", game="race"), \
         sample("tradewinds_moves_refused_total", reason="refused")
-    services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
     with pytest.raises(Exception):
-        services.action_apply(match_id=race_match.pk, user=opponent, action={"type": "roll"})  # not their turn
+        play.action_apply(match_id=race_match.pk, user=opponent, action={"type": "roll"})  # not their turn
     assert sample("tradewinds_moves_applied_total", game="race") == applied + 1
     assert sample("tradewinds_moves_refused_total", reason="refused") == refused + 1
 

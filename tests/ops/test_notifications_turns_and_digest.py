@@ -32,10 +32,10 @@ def test_a_turn_played_is_no_longer_unread_and_the_new_one_is(race_match, player
 
 
 def test_the_end_of_a_match_reads_its_turns(race_match, player, opponent, play):
-    from games import services
+    from games import play as games_play
 
     play(race_match, (player, "roll"), (player, "stay"))
-    services.match_finish(match_id=race_match.pk, reason="test")
+    games_play.match_finish(match_id=race_match.pk, reason="test")
     from notifications import listeners
 
     listeners.match_finished(match_id=race_match.pk)

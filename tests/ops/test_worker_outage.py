@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from games import services
-from games.bots import bot_action
+from games import play
+from games.play.bots import bot_action
 from games.models import Job, Match
 from tests.conftest import make_user
 from tests.test_faults import ROOT, _database_url
@@ -44,7 +44,7 @@ def _play(humans, seconds):
             match = Match.objects.get(pk=match_id)
             seat = match.seats.get(user=user).number
             if match.status == Match.RUNNING and seat in match.turn_seats:
-                services.action_apply(match_id=match_id, user=user, action=bot_action(match.game, match.state, seat))
+                play.action_apply(match_id=match_id, user=user, action=bot_action(match.game, match.state, seat))
                 moved += 1
         time.sleep(0.2)
     return moved
@@ -59,7 +59,7 @@ def test_worker_and_beat_outlive_redis_killed_three_times_while_bots_play(web_br
     humans = {}
     for n in range(6):
         user = make_user(f"skipper{n}")
-        match = services.match_create(creator=user, game="pirater", seats=3, bot_seats=2)
+        match = play.match_create(creator=user, game="pirater", seats=3, bot_seats=2)
         humans[match.pk] = user
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": _database_url(), "REDIS_URL": private_redis.url,
            "SWEEP_SECONDS": "2"}

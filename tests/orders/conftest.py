@@ -1,6 +1,6 @@
 import pytest
 
-from games import services
+from games import play
 from games.engines import get_engine
 from games.models import Match
 from tests.conftest import make_user
@@ -24,14 +24,14 @@ def act(commits, match, number, kind=None):
     match.refresh_from_db()
     legal = get_engine(match.game).legal_actions(match.state, number)
     action = next(a for a in legal if kind is None or a["type"] == kind)
-    return commits(services.action_apply, match_id=match.pk, user=seat_user(match, number), action=action)
+    return commits(play.action_apply, match_id=match.pk, user=seat_user(match, number), action=action)
 
 
 @pytest.fixture
 def sea_match(player, opponent, commits):
     """A running Fuldrigger match past choosing homes: anna seat 0, bo seat 1."""
-    match = services.match_create(creator=player, game="fuldrigger", seats=2)
-    services.match_join(match_id=match.pk, user=opponent)
+    match = play.match_create(creator=player, game="fuldrigger", seats=2)
+    play.match_join(match_id=match.pk, user=opponent)
     match.refresh_from_db()
     while match.state["phase"] == "homes":
         act(commits, match, match.turn_seats[0])

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from games import services
+from games import play
 from games.engines import get_engine
 from games.models import ActionLog, Match, StandingOrders
 from tests.browser.conftest import ARTIFACTS
@@ -33,11 +33,11 @@ def _to_the_game_proper(match, anna):
         match.refresh_from_db()
         state = match.state
         if 0 in engine.to_act(state) and (state.get("phase") in SETUP or state.get("choosing")):
-            services.action_apply(match_id=match.pk, user=anna, action=engine.legal_actions(state, 0)[0])
+            play.action_apply(match_id=match.pk, user=anna, action=engine.legal_actions(state, 0)[0])
             continue
         if 0 in engine.to_act(state):
             return match
-        services.deadline_apply(match_id=match.pk)
+        play.deadline_apply(match_id=match.pk)
     raise AssertionError(f"never past setup: {match.state.get('phase')}")
 
 
@@ -46,7 +46,7 @@ def _to_the_game_proper(match, anna):
                                                ("catan_ships", 3, "desktop")])
 def test_orders_set_in_the_browser_play_on_while_the_player_is_away(browser, live_site, game, seats, device):
     anna = make_user("anna")
-    match = services.match_create(creator=anna, game=game, seats=seats, bot_seats=seats - 1,
+    match = play.match_create(creator=anna, game=game, seats=seats, bot_seats=seats - 1,
                                   title=f"Orders in {game}", round_limit=4)
     match = _to_the_game_proper(Match.objects.get(pk=match.pk), anna)
     context = browser.new_context(**(DESKTOP if device == "desktop" else PHONE))
@@ -114,7 +114,7 @@ def test_a_road_order_takes_its_edge_from_a_pick_on_the_board(browser, live_site
     knight's hexes are, by a tap on a phone; the pick only fills the field, the order is added
     by its own button, and the line names the place in words."""
     anna = make_user("anna")
-    match = services.match_create(creator=anna, game="catan_ships", seats=3, bot_seats=2, title="Roads by order")
+    match = play.match_create(creator=anna, game="catan_ships", seats=3, bot_seats=2, title="Roads by order")
     match = _to_the_game_proper(Match.objects.get(pk=match.pk), anna)
     context = browser.new_context(**(DESKTOP if device == "desktop" else PHONE))
     page, errors = context.new_page(), []

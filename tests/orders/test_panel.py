@@ -89,13 +89,13 @@ def test_an_order_that_names_a_place_lists_the_places_in_words_to_pick_on_the_bo
     same words; a sea edge is refused (issue 33)."""
     import re
 
-    from games import services
+    from games import play
     from games.catan_ships.pages import Board
     from games.engines import get_engine
 
-    match = services.match_create(creator=player, game="catan_ships", seats=3)
+    match = play.match_create(creator=player, game="catan_ships", seats=3)
     for user in (opponent, third):
-        services.match_join(match_id=match.pk, user=user)
+        play.match_join(match_id=match.pk, user=user)
     match.refresh_from_db()
     anna = client_for(seat_user(match, 0))
     html = anna.get(f"/matches/{match.pk}/").content.decode()

@@ -6,10 +6,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import orders, services
+from games.play import orders
+from games import play
+from games.play import core
 from games.errors import BadRequest, NotAllowed
 from games.models import ActionLog, Match, StandingOrders
-from games.replay import replay_match
+from games.reads.replay import replay_match
 from notifications.models import Notification
 from tests.orders.conftest import act, running, seat_user
 
@@ -23,7 +25,7 @@ def to_turn_of(commits, match, number):
         if match.turn_seats == [number]:
             return match
         mover = match.turn_seats[0]
-        legal_types = {a["type"] for a in services._engine(match.game).legal_actions(match.state, mover)}
+        legal_types = {a["type"] for a in core.engine_of(match.game).legal_actions(match.state, mover)}
         act(commits, match, mover, "roll" if "roll" in legal_types else "end_turn")
     raise AssertionError("the turn never came")
 
@@ -84,7 +86,7 @@ def test_a_line_until_a_time_past_plays_nothing(sea_match, commits):
                                                                   for l in LINES])
     act(commits, match, 0, "roll")
     # An hour later the lines have lapsed: the deadline job plays nothing by order.
-    assert services.deadline_apply(match_id=match.pk, now=timezone.now() + timedelta(hours=1)) is False \
+    assert play.deadline_apply(match_id=match.pk, now=timezone.now() + timedelta(hours=1)) is False \
         or not ActionLog.objects.filter(match=match, kind=ActionLog.ORDER).exists()
     with pytest.raises(BadRequest, match="in the future"):
         orders.orders_set(match_id=match.pk, user=bo, lines=[{"kind": "roll", "scope": "until",
@@ -137,7 +139,7 @@ def test_at_the_timeout_orders_play_before_the_auto_play(sea_match, commits):
     assert match.turn_seats == [1]
     # Orders set when the turn's time is up: the job plays them, not the timeout's auto-play.
     StandingOrders.objects.create(match=match, seat=1, user=bo, lines=LINES)
-    assert services.deadline_apply(match_id=match.pk, now=match.turn_deadline + timedelta(seconds=1))
+    assert play.deadline_apply(match_id=match.pk, now=match.turn_deadline + timedelta(seconds=1))
     rows = list(ActionLog.objects.filter(match=match, seat=1).order_by("seq"))
     assert [r.kind for r in rows][-2:] == [ActionLog.ORDER, ActionLog.ORDER]
     assert not any(r.kind == ActionLog.TIMEOUT for r in rows)
@@ -152,6 +154,6 @@ def test_when_no_line_fits_the_timeout_plays_as_before(sea_match, commits):
     act(commits, match, 0, "end_turn")
     match = running(match.pk)
     assert match.turn_seats == [1]
-    assert services.deadline_apply(match_id=match.pk, now=match.turn_deadline + timedelta(seconds=1))
+    assert play.deadline_apply(match_id=match.pk, now=match.turn_deadline + timedelta(seconds=1))
     kinds = set(ActionLog.objects.filter(match=match, seat=1, seq__gt=match.version).values_list("kind", flat=True))
     assert kinds == {ActionLog.TIMEOUT}

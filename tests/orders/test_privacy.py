@@ -10,7 +10,8 @@ from django.test import Client
 
 from accounts.models import ApiToken
 from config.asgi import application
-from games import orders, services
+from games.play import orders
+from games import play
 from games.engines import get_engine
 from games.models import ActionLog
 from tests.conftest import client_for, make_user
@@ -104,8 +105,8 @@ def test_after_they_play_the_log_says_played_by_standing_order(sea_match, commit
 
 def _setup_socket():
     anna, bo = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna, game="fuldrigger", seats=2)
-    services.match_join(match_id=match.pk, user=bo)
+    match = play.match_create(creator=anna, game="fuldrigger", seats=2)
+    play.match_join(match_id=match.pk, user=bo)
     match.refresh_from_db()
     orders.orders_set(match_id=match.pk, user=bo, lines=SECRET)
     return match, anna, bo
@@ -132,7 +133,7 @@ async def test_no_socket_push_carries_orders():
         sockets.append(communicator)
     mover = match.turn_seats[0]
     action = get_engine(match.game).legal_actions(match.state, mover)[0]
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=[anna, bo][mover], action=action)
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=[anna, bo][mover], action=action)
     for communicator in sockets:
         html = await communicator.receive_from(timeout=5)
         assert "7771" not in html and "accept_offers" not in html

@@ -6,18 +6,18 @@ import threading
 import pytest
 from django.db import connection
 
-from games import services
+from games import play
 from games.engines import get_engine
 from games.errors import BadRequest, StaleVersion
 from games.models import ActionLog, Match, StandingOrders
-from games.replay import replay_match
+from games.reads.replay import replay_match
 from tests.conftest import make_user
 
 
 def _bo_to_roll():
     anna, bo = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna, game="fuldrigger", seats=2)
-    services.match_join(match_id=match.pk, user=bo)
+    match = play.match_create(creator=anna, game="fuldrigger", seats=2)
+    play.match_join(match_id=match.pk, user=bo)
     users = {0: anna, 1: bo}
     engine = get_engine("fuldrigger")
     for _ in range(12):
@@ -27,7 +27,7 @@ def _bo_to_roll():
         if mover == 1 and "roll" in legal:
             return match, bo
         action = legal.get("choose_home") or legal.get("roll") or legal["end_turn"]
-        services.action_apply(match_id=match.pk, user=users[mover], action=action)
+        play.action_apply(match_id=match.pk, user=users[mover], action=action)
     raise AssertionError("bo never came to roll")
 
 
@@ -43,7 +43,7 @@ def test_the_players_own_move_and_their_order_one_wins(attempt):
     def by_hand():
         try:
             barrier.wait()
-            services.action_apply(match_id=match.pk, user=bo, action={"type": "roll"}, expected_version=version)
+            play.action_apply(match_id=match.pk, user=bo, action={"type": "roll"}, expected_version=version)
             outcomes.append("player")
         except (StaleVersion, BadRequest) as exc:
             outcomes.append(type(exc).__name__)
@@ -53,7 +53,7 @@ def test_the_players_own_move_and_their_order_one_wins(attempt):
     def by_order():
         try:
             barrier.wait()
-            outcomes.append("order" if services.deadline_apply(match_id=match.pk) else "nothing")
+            outcomes.append("order" if play.deadline_apply(match_id=match.pk) else "nothing")
         finally:
             connection.close()
 

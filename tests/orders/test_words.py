@@ -400,7 +400,7 @@ def test_every_order_of_every_game_is_in_the_players_guide(game):
 
     from django.utils import translation
 
-    from games.orders import KIND_LABELS
+    from games.reads.standing import KIND_LABELS
     guide = (Path(__file__).resolve().parents[2] / "docs" / "orders.md").read_text()
     heading = {"fuldrigger": "## Fuldrigger", "pirater": "## Pirater", "catan_ships": "## Catan with ships"}[game]
     section = guide.split(heading, 1)[1].split("\n## ", 1)[0]

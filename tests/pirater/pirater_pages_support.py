@@ -1,5 +1,5 @@
 """Shared set-up for the Pirater page tests."""
-from games import services
+from games import play
 from games.engines import get_engine
 from games.engines.dice import seed_hash
 from games.models import Match
@@ -29,7 +29,7 @@ def choose_ports(match: Match) -> Match:
         seat = match.state["current"]
         free = engine.legal_actions(match.state, seat)
         wanted = everything[seat] if seat < len(everything) else free[0]
-        services.action_apply(match_id=match.pk, user=users[seat],
+        play.action_apply(match_id=match.pk, user=users[seat],
                               action=wanted if wanted in free else free[0])
         match.refresh_from_db()
     return match
@@ -39,9 +39,9 @@ def new_match(creator, *others, edition=1, **kwargs) -> Match:
     """A running match. These page tests name squares of edition 1's board, so by default the
     match is dealt again from its seed under edition 1, as a match begun before edition 2 was
     (and plays on so); edition=2 leaves it at the port choice (P5)."""
-    match = services.match_create(creator=creator, game="pirater", seats=1 + len(others), **kwargs)
+    match = play.match_create(creator=creator, game="pirater", seats=1 + len(others), **kwargs)
     for user in others:
-        services.match_join(match_id=match.pk, user=user)
+        play.match_join(match_id=match.pk, user=user)
     match.refresh_from_db()
     if edition == 2:
         return match

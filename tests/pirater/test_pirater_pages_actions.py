@@ -8,7 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import play
+from games.play import lobby
 from games.engines import get_engine
 from games.models import Match
 from games.pirater.pages import Grid
@@ -123,7 +124,7 @@ def test_the_move_list_offers_each_die_and_ship_its_directions(pirater_match, pl
 
 
 def test_form_fields_can_name_the_die_ship_and_direction(pirater_match, player, opponent):
-    """The generic a.<key> fields fill in a move (games.views.parse_action)."""
+    """The generic a.<key> fields fill in a move (games.web.views.parse_action)."""
     _, client = to_act(pirater_match, player, opponent)
     roll(pirater_match, client)
     assert pirater_match.state["phase"] == "move"  # the seed's first roll is usable
@@ -173,11 +174,11 @@ def test_moving_out_of_turn_is_refused(pirater_match, player, opponent):
 def test_the_htmx_response_stays_under_15_kb_in_a_crowded_game(player, monkeypatch):
     """Eight players on the double board, four dice: the most pieces and moves there are.
     A fixed dice seed makes the game, and so the sizes, the same on every run."""
-    monkeypatch.setattr(services.secrets, "token_hex", lambda n: "5eed" * (n // 2))
-    match = services.match_create(creator=player, game="pirater", seats=8, options={"double_board": True})
+    monkeypatch.setattr(lobby.secrets, "token_hex", lambda n: "5eed" * (n // 2))
+    match = play.match_create(creator=player, game="pirater", seats=8, options={"double_board": True})
     users = [player] + [make_user(n) for n in ("bo", "cy", "di", "ed", "fi", "gus", "hal")]
     for user in users[1:]:
-        services.match_join(match_id=match.pk, user=user)
+        play.match_join(match_id=match.pk, user=user)
     match.refresh_from_db()
     by_seat = {s.number: s.user for s in match.seats.all()}
     largest = 0

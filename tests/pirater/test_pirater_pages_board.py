@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.engines import get_engine
 from games.models import Match
 from tests.pirater.pirater_pages_support import choose_ports, new_match
@@ -94,16 +94,16 @@ def test_the_player_to_act_gets_the_roll_button_and_the_other_waits(pirater_matc
 
 
 def test_an_open_match_shows_the_board_without_pieces(player):
-    match = services.match_create(creator=player, game="pirater", seats=3)
+    match = play.match_create(creator=player, game="pirater", seats=3)
     page = client_for(player).get(match.get_absolute_url()).content.decode()
     assert board_svg(page).count('class="k-trade_wind"') == 20
     assert 'class="pt-pieces"' not in page
 
 
 def test_the_double_board_has_two_islands_and_passages(player):
-    match = services.match_create(creator=player, game="pirater", seats=5, options={"double_board": True})
+    match = play.match_create(creator=player, game="pirater", seats=5, options={"double_board": True})
     for name in ("bo", "cy", "di", "ed"):
-        services.match_join(match_id=match.pk, user=make_user(name))
+        play.match_join(match_id=match.pk, user=make_user(name))
     match = choose_ports(match)
     assert match.status == Match.RUNNING
     page = client_for(player).get(match.get_absolute_url()).content.decode()

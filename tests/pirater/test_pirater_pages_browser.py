@@ -5,7 +5,7 @@ JavaScript error. Screenshots land in tests/artifacts/."""
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.engines import get_engine
 from games.engines.dice import seed_hash
 from games.models import Match
@@ -22,8 +22,8 @@ def version_after(page, version):
 
 def test_roll_pick_click_a_square_and_sail_by_keyboard_while_a_phone_watches(people):
     anna_user, bo_user = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna_user, game="pirater", seats=2, options={"hurricane": True})
-    services.match_join(match_id=match.pk, user=bo_user)
+    match = play.match_create(creator=anna_user, game="pirater", seats=2, options={"hurricane": True})
+    play.match_join(match_id=match.pk, user=bo_user)
     match = choose_ports(match)            # rules edition 2 (P5): the ports are chosen first
     # A seed whose first roll can be used (P11 would otherwise pass the turn at once).
     engine = get_engine("pirater")
@@ -96,8 +96,8 @@ def test_roll_pick_click_a_square_and_sail_by_keyboard_while_a_phone_watches(peo
 
 def test_the_finished_page_and_the_rules_page_have_no_script_errors(people):
     anna_user, bo_user = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna_user, game="pirater", seats=2, options={"flotilla": True})
-    services.match_join(match_id=match.pk, user=bo_user)
+    match = play.match_create(creator=anna_user, game="pirater", seats=2, options={"flotilla": True})
+    play.match_join(match_id=match.pk, user=bo_user)
     match.refresh_from_db()
     state = match.state
     match.state = {**state, "phase": "over", "winner": 0, "win": "treasure", "dice": [], "used": []}

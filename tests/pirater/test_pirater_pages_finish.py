@@ -6,7 +6,7 @@ import re
 
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.engines import get_engine
 from games.engines.pirater.bots import score_move
 from games.models import Match
@@ -34,8 +34,8 @@ def choose(match, actions: list[dict]) -> dict:
 
 
 def test_a_game_played_through_the_pages_ends_with_the_winner_shown(player, opponent, outsider):
-    match = services.match_create(creator=player, game="pirater", seats=2)
-    services.match_join(match_id=match.pk, user=opponent)
+    match = play.match_create(creator=player, game="pirater", seats=2)
+    play.match_join(match_id=match.pk, user=opponent)
     match.refresh_from_db()
     clients = {s.number: client_for(s.user) for s in match.seats.all()}
     url = reverse("match_action", args=[match.pk])
@@ -70,8 +70,8 @@ def test_a_game_played_through_the_pages_ends_with_the_winner_shown(player, oppo
 
 def test_a_game_with_no_ship_left_says_nobody_wins(player, opponent):
     """P24: a powder blast can sink the last ships of everyone at once."""
-    match = services.match_create(creator=player, game="pirater", seats=2)
-    services.match_join(match_id=match.pk, user=opponent)
+    match = play.match_create(creator=player, game="pirater", seats=2)
+    play.match_join(match_id=match.pk, user=opponent)
     match.refresh_from_db()
     match.state = {**match.state, "phase": "over", "winner": None, "win": None,
                    "ships": [dict(s, at=None, lost="powder") for s in match.state["ships"]]}
@@ -81,9 +81,9 @@ def test_a_game_with_no_ship_left_says_nobody_wins(player, opponent):
 
 
 def test_a_match_ended_by_the_platform_says_why(player, opponent, staff):
-    match = services.match_create(creator=player, game="pirater", seats=2)
-    services.match_join(match_id=match.pk, user=opponent)
-    services.match_finish(match_id=match.pk, reason="the match deadline passed", actor=staff)
+    match = play.match_create(creator=player, game="pirater", seats=2)
+    play.match_join(match_id=match.pk, user=opponent)
+    play.match_finish(match_id=match.pk, reason="the match deadline passed", actor=staff)
     page = client_for(opponent).get(match.get_absolute_url()).content.decode()
     assert "The match is over: the match deadline passed." in page
     assert "Roll the dice" not in page

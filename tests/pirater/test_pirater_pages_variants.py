@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import Profile
-from games import services
+from games import play as games_play
 from games.engines import get_engine
 from games.models import Match
 from games.pirater.pages import Grid
@@ -32,7 +32,7 @@ def started(player, seats=2, **options):
     assert response.status_code == 302, html.unescape(response.content.decode())
     match = Match.objects.get()
     for name in PLAYERS[:seats - 1]:
-        services.match_join(match_id=match.pk, user=make_user(name))
+        games_play.match_join(match_id=match.pk, user=make_user(name))
     match.refresh_from_db()
     assert match.status == Match.RUNNING
     return choose_ports(match)
@@ -128,7 +128,7 @@ def test_powder_ship_shows_each_blast_before_it_is_declared_and_then_the_declare
     preview = re.search(r'<g class="pt-preview">(.*?)</g></g>', pieces(page), re.S).group(1)
     assert preview.count('<g class="pt-blast">') == 3
     assert preview.count('class="r1"') == 3 and preview.count('class="r6"') == 3
-    # The form posts the type as JSON and the chosen ship as a field (games.views.parse_action).
+    # The form posts the type as JSON and the chosen ship as a field (games.web.views.parse_action).
     # Three ships by the home port: the blast could sink them all, so it is confirmed (P24).
     response = client_for(user_at(match, seat)).post(reverse("match_action", args=[match.pk]), {
         "action": '{"type":"declare_powder"}', "a.ship": str(own[1]), "a.confirm": "true",

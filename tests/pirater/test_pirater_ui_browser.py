@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from games import services
+from games import play
 from games.models import ActionLog, Match
 from tests.browser.conftest import LIVE_WAIT_MS, ARTIFACTS, browser, live_site  # noqa: F401  (fixtures)
 from tests.conftest import make_user
@@ -74,8 +74,8 @@ def wait_version(page, version):
 
 def test_by_keyboard_focus_follows_the_turn_and_every_page_passes_axe(browser, live_site):  # noqa: F811
     anna, bo = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna, game="pirater", seats=2)
-    services.match_join(match_id=match.pk, user=bo)
+    match = play.match_create(creator=anna, game="pirater", seats=2)
+    play.match_join(match_id=match.pk, user=bo)
     match = choose_ports(match)
     match = usable_first_roll(match)
     if match.state["current"] != 0:
@@ -132,15 +132,15 @@ def test_replay_steps_by_htmx_and_verify_explains_the_draws(browser, live_site):
 
     engine = get_engine("pirater")
     anna, bo = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna, game="pirater", seats=2)
-    services.match_join(match_id=match.pk, user=bo)
+    match = play.match_create(creator=anna, game="pirater", seats=2)
+    play.match_join(match_id=match.pk, user=bo)
     match = choose_ports(match)
     users = {s.number: s.user for s in match.seats.all()}
     for _ in range(12):
         seat = match.state["current"]
-        services.action_apply(match_id=match.pk, user=users[seat], action=engine.timeout_action(match.state, seat))
+        play.action_apply(match_id=match.pk, user=users[seat], action=engine.timeout_action(match.state, seat))
         match.refresh_from_db()
-    services.match_finish(match_id=match.pk, reason="the match deadline passed")
+    play.match_finish(match_id=match.pk, reason="the match deadline passed")
     match.refresh_from_db()
 
     me = Player(browser, live_site, "replay", **DESKTOP)

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.engines import get_engine
 from games.engines.pirater.state import OPTIONS
 from games.engines.words import genitive
@@ -67,14 +67,14 @@ def test_home_says_which_variant_seats_five_to_eight(client, db):
 
 
 def started(player, opponent):
-    match = services.match_create(creator=player, game="pirater", seats=2)
-    services.match_join(match_id=match.pk, user=opponent)
+    match = play.match_create(creator=player, game="pirater", seats=2)
+    play.match_join(match_id=match.pk, user=opponent)
     return choose_ports(match)
 
 
 def test_the_end_line_is_in_the_readers_language(player, opponent):
     match = started(player, opponent)
-    services.match_finish(match_id=match.pk, reason="the match deadline passed")
+    play.match_finish(match_id=match.pk, reason="the match deadline passed")
     player.profile.language = "de"
     player.profile.save()
     page = client_for(player).get(match.get_absolute_url()).content.decode()
@@ -98,9 +98,9 @@ def test_the_replay_shows_each_step_as_it_was(player, opponent):
     users = {s.number: s.user for s in match.seats.all()}
     for _ in range(6):
         seat = match.state["current"]
-        services.action_apply(match_id=match.pk, user=users[seat], action=ENGINE.timeout_action(match.state, seat))
+        play.action_apply(match_id=match.pk, user=users[seat], action=ENGINE.timeout_action(match.state, seat))
         match.refresh_from_db()
-    services.match_finish(match_id=match.pk, reason="the match deadline passed")
+    play.match_finish(match_id=match.pk, reason="the match deadline passed")
     client = client_for(player)
     url = reverse("match_replay", args=[match.pk])
     opening = client.get(url + "?step=0").content.decode()

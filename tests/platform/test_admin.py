@@ -74,7 +74,7 @@ def test_moving_the_match_deadline_earlier_says_so(race_match, staff):
 
     from django.utils import timezone
 
-    from games import selectors
+    from games.reads import selectors
     from games.engines import get_engine
 
     Match.objects.filter(pk=race_match.pk).update(game_deadline=timezone.now() + timedelta(days=10))

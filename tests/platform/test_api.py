@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 
 from accounts.models import ApiToken
-from games import services
+from games import play
 from games.models import Match
 
 
@@ -82,13 +82,13 @@ def test_create_errors(client, keys):
 
 
 def test_log_hides_other_seats_events_and_replay_waits_for_the_end(client, keys, race_match, staff):
-    services.action_apply(match_id=race_match.pk, user=race_match.creator, action={"type": "roll"})
+    play.action_apply(match_id=race_match.pk, user=race_match.creator, action={"type": "roll"})
     _, mine = api(client, "get", f"/matches/{race_match.pk}/log", keys["anna"])
     _, theirs = api(client, "get", f"/matches/{race_match.pk}/log", keys["bo"])
     assert [e["type"] for e in mine["log"][0]["events"]] == ["roll", "peek"]
     assert [e["type"] for e in theirs["log"][0]["events"]] == ["roll"]
     assert api(client, "get", f"/matches/{race_match.pk}/replay", keys["bo"])[0] == 403
-    services.match_finish(match_id=race_match.pk, reason="ended by an admin", actor=staff)
+    play.match_finish(match_id=race_match.pk, reason="ended by an admin", actor=staff)
     status, replay = api(client, "get", f"/matches/{race_match.pk}/replay", keys["bo"])
     race_match.refresh_from_db()
     assert status == 200 and replay["seed"] == race_match.seed and len(replay["log"]) == 2

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from games.api import TradewindsAPI
+from games.web.api import TradewindsAPI
 from games.engines import ENGINES
 from tests.race_engine import RaceEngine
 

@@ -11,7 +11,7 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 
 from accounts.models import ApiToken
-from games import services
+from games import play
 from tests.conftest import make_user
 
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", get_wsgi_application())
@@ -23,8 +23,8 @@ def api_key(db):
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     anna, bo = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna, game="race", seats=2)
-    services.match_join(match_id=match.pk, user=bo)
+    match = play.match_create(creator=anna, game="race", seats=2)
+    play.match_join(match_id=match.pk, user=bo)
     yield ApiToken.issue(anna)[1]
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)

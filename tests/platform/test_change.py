@@ -6,7 +6,8 @@ import pytest
 from django.test import Client
 from django.test.signals import template_rendered
 
-from games import services, socket_slots
+from games import play
+from games.live import socket_slots
 from games.change import Change
 from games.live import publisher
 from games.live.viewers import Viewer
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def watching():
-    """Register viewers of a match as sockets do (games/socket_slots.py), and let them go."""
+    """Register viewers of a match as sockets do (games/live/socket_slots.py), and let them go."""
     claimed = []
 
     def watch(match, viewer):
@@ -50,7 +51,7 @@ def renders():
 
 
 def test_a_move_returns_the_change_it_made_and_the_change_cannot_be_altered(race_match, player):
-    change = services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    change = play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
     assert isinstance(change, Change)
     row = ActionLog.objects.get(match_id=race_match.pk, seq=1)
     assert (change.version, change.revision, change.first_seq) == (1, "", 1)
@@ -62,16 +63,16 @@ def test_a_move_returns_the_change_it_made_and_the_change_cannot_be_altered(race
 
 
 def test_the_change_that_passes_the_turn_names_its_new_owner(race_match, player):
-    services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
-    change = services.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"})
+    play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    change = play.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"})
     assert change.turn_seats == (1,) and change.turn_passed_to == 1
     assert Match.objects.get(pk=race_match.pk).turn_seats == [1]
 
 
 def test_a_change_that_keeps_the_version_has_a_revision_of_its_own_growing_with_time(player, opponent, outsider):
-    match = services.match_create(creator=player, game="race", seats=3)
-    first = services.match_set_colour(match_id=match.pk, user=player, colour="green")
-    second = services.match_set_colour(match_id=match.pk, user=player, colour="blue")
+    match = play.match_create(creator=player, game="race", seats=3)
+    first = play.match_set_colour(match_id=match.pk, user=player, colour="green")
+    second = play.match_set_colour(match_id=match.pk, user=player, colour="blue")
     assert first.rows == () and first.version == second.version == 0
     assert first.revision and second.revision > first.revision
     assert first.access.lobby and first.access.seated == (player.pk,)
@@ -79,7 +80,7 @@ def test_a_change_that_keeps_the_version_has_a_revision_of_its_own_growing_with_
 
 def test_a_change_nobody_watches_renders_nothing(race_match, player, renders, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+        play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
     assert callbacks
     assert renders == []
 
@@ -89,7 +90,7 @@ def test_each_part_is_rendered_once_per_kind_of_viewer(race_match, player, oppon
     for viewer in [_viewer(player), _viewer(player), _viewer(opponent), _viewer(), _viewer(outsider)]:
         watching(race_match, viewer)
     with django_capture_on_commit_callbacks(execute=True):
-        services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+        play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
     # anna's two sockets share one; bo one; the visitor and carl, spectators of a running
     # match, one between them.
     assert len(renders) == 3
@@ -108,7 +109,7 @@ def test_the_movers_answer_is_the_rendering_their_socket_gets(race_match, player
 
 
 def test_a_part_is_drawn_in_the_viewers_own_words(race_match, player, opponent):
-    change = services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    change = play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
     danish = publisher.part(change, _viewer(opponent, language="da"))
     english = publisher.part(change, _viewer(opponent))
     assert danish != english and "Log" in english
@@ -120,11 +121,11 @@ def test_the_board_every_viewer_shares_is_drawn_once_and_each_part_is_as_if_draw
         player, opponent, outsider, watching, django_capture_on_commit_callbacks):
     from django.utils import translation
 
-    from games import panels, selectors
+    from games.reads import panels, selectors
 
-    match = services.match_create(creator=player, game="catan_ships", seats=3)
+    match = play.match_create(creator=player, game="catan_ships", seats=3)
     for user in (opponent, outsider):
-        services.match_join(match_id=match.pk, user=user)
+        play.match_join(match_id=match.pk, user=user)
     match = selectors.match_live(match_id=match.pk)
     alone = publisher.render(match, _viewer(opponent), f"u{opponent.pk}", "")
     with translation.override("en"):
@@ -147,7 +148,7 @@ def test_the_board_every_viewer_shares_is_drawn_once_and_each_part_is_as_if_draw
         legal = __import__("games.engines", fromlist=["get_engine"]).get_engine("catan_ships").legal_actions(
             match.state, to_act)
         with django_capture_on_commit_callbacks(execute=True):
-            services.action_apply(match_id=match.pk, user=mover, action=legal[0])
+            play.action_apply(match_id=match.pk, user=mover, action=legal[0])
     finally:
         template_rendered.disconnect(drawn)
     assert boards == [1]  # four viewers, one language: one board

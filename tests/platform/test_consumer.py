@@ -6,7 +6,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
-from games import services
+from games import play
 from tests.conftest import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -31,8 +31,8 @@ async def _connect(match_id, user=None, origin=b"http://127.0.0.1:8000", query="
 
 def _setup(private=False):
     anna, bo, carl = make_user("anna"), make_user("bo"), make_user("carl")
-    match = services.match_create(creator=anna, game="race", seats=2, is_public=not private)
-    services.match_join(match_id=match.pk, user=bo, invite_code=match.invite_code)
+    match = play.match_create(creator=anna, game="race", seats=2, is_public=not private)
+    play.match_join(match_id=match.pk, user=bo, invite_code=match.invite_code)
     return match, anna, bo, carl
 
 
@@ -45,7 +45,7 @@ async def test_each_viewer_gets_the_new_version_rendered_for_them():
         first = await communicator.receive_from(timeout=5)
         assert 'id="match-live"' in first and 'data-version="0"' in first
         sockets[name] = communicator
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
     received = {name: await c.receive_from(timeout=5) for name, c in sockets.items()}
     secret = (await sync_to_async(lambda: type(match).objects.get(pk=match.pk).state)())["secrets"][0]
     for name, html in received.items():
@@ -75,8 +75,8 @@ async def test_a_reconnecting_browser_catches_up():
     communicator, _, _ = await _connect(match.pk, bo)
     await communicator.receive_from(timeout=5)
     await communicator.disconnect()
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "stay"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "stay"})
     communicator, _, _ = await _connect(match.pk, bo)
     html = await communicator.receive_from(timeout=5)
     assert 'data-version="2"' in html and "Your turn" in html
@@ -84,7 +84,7 @@ async def test_a_reconnecting_browser_catches_up():
 
 
 async def test_chat_reaches_the_players_live_but_not_spectators():
-    from games.history import chat_post
+    from games.play.chat import chat_post
 
     match, anna, bo, carl = await sync_to_async(_setup)()
     bo_socket, _, _ = await _connect(match.pk, bo)

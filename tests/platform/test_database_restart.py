@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.db import connection
 
-from games import services
+from games import play
 from tests.conftest import make_user
 from tests.platform.conftest import Layout
 from tests.platform.test_socket_slots import _open
@@ -37,7 +37,7 @@ def _end_other_connections() -> int:
 
 def test_requests_and_sockets_after_the_database_ended_every_connection(redis_url, tmp_path):
     anna = make_user("anna")
-    match = services.match_create(creator=anna, game="pirater", seats=2, options={}, is_public=True)
+    match = play.match_create(creator=anna, game="pirater", seats=2, options={}, is_public=True)
     with Layout(redis_url, tmp_path, daphnes=1) as layout:
         url = f"http://127.0.0.1:{layout.http_port}/matches/{match.pk}/"
         # Every one of granian's threads opens (and keeps) a connection.

@@ -7,18 +7,18 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.engines import get_engine
 from games.models import Match
-from games.replay import match_edition, replay_match
+from games.reads.replay import match_edition, replay_match
 from tests.conftest import client_for
 
 
 def _running(game, player, opponent, options, edition=None):
     """A running two-seat match; with `edition`, dealt again under that edition from its seed,
     as a match begun before the engines changed would have been."""
-    match = services.match_create(creator=player, game=game, seats=2, options=options)
-    services.match_join(match_id=match.pk, user=opponent)
+    match = play.match_create(creator=player, game=game, seats=2, options=options)
+    play.match_join(match_id=match.pk, user=opponent)
     match.refresh_from_db()
     assert match.status == Match.RUNNING
     if edition is not None:
@@ -40,11 +40,11 @@ def _play(match, moves):
         if match.is_over:
             break
         if engine.system_action(match.state) is not None:
-            services.system_action_apply(match_id=match.pk)
+            play.system_action_apply(match_id=match.pk)
             continue
         seat = engine.to_act(match.state)[0]
         action = bots.random_action(match.state, seat, rnd)
-        services.action_apply(match_id=match.pk, user=users[seat], action=action)
+        play.action_apply(match_id=match.pk, user=users[seat], action=action)
     match.refresh_from_db()
     return match
 
@@ -67,7 +67,7 @@ def test_an_edition_1_match_plays_on_under_edition_1_and_both_editions_verify(
     new = _play(new, 40)
     for match in (old, new):
         if not match.is_over:
-            services.match_finish(match_id=match.pk, reason="ended by an admin", actor=staff)
+            play.match_finish(match_id=match.pk, reason="ended by an admin", actor=staff)
         match.refresh_from_db()
         result = replay_match(match)
         assert result["ok"], result
@@ -84,7 +84,7 @@ def test_a_tampered_match_fails_verify_all(player, opponent, staff):
     """verify_match --all reports a match whose log no longer reproduces its state."""
     match = _running("pirater", player, opponent, {})
     match = _play(match, 10)
-    services.match_finish(match_id=match.pk, reason="ended by an admin", actor=staff)
+    play.match_finish(match_id=match.pk, reason="ended by an admin", actor=staff)
     match.refresh_from_db()
     match.state = dict(match.state, round=999)
     match.save()

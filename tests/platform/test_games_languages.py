@@ -15,8 +15,9 @@ from django.utils import translation
 from django.utils.html import escape
 
 from accounts.models import Profile
-from games import panels, selectors, services
-from games.consumers import MatchConsumer
+from games.reads import panels, selectors
+from games import play
+from games.sockets.consumers import MatchConsumer
 from games.engines import get_engine
 from games.models import Match
 from tests.conftest import client_for
@@ -45,7 +46,7 @@ def speaks(user, language):
 def rolled(match):
     """Roll for the seat to act; the log row's events are what the page now tells."""
     user = match.seats.get(number=match.turn_seats[0]).user
-    services.action_apply(match_id=match.pk, user=user, action={"type": "roll"})
+    play.action_apply(match_id=match.pk, user=user, action={"type": "roll"})
     match.refresh_from_db()
     return match, match.log.order_by("-seq").first().events
 
@@ -169,7 +170,7 @@ def test_the_countdown_carries_its_words_in_the_readers_language(player, opponen
 
 
 def test_the_lobby_names_the_colours_in_the_readers_language(player, marked):
-    match = services.match_create(creator=player, game="pirater", seats=3)
+    match = play.match_create(creator=player, game="pirater", seats=3)
     body = client_for(player).get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert '<option value="blue">[de]blue</option>' in body
     assert "[de]Open" in body  # the match's status

@@ -5,18 +5,18 @@ import json
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games import services
-from games.history import match_export
+from games import play
+from games.reads.export import match_export
 from games.models import ChatMessage, Match
 from tests.conftest import client_for
 
 
 def _finished(match, player, opponent, staff):
     for user in (player, opponent):
-        services.action_apply(match_id=match.pk, user=user, action={"type": "roll"})
-        services.action_apply(match_id=match.pk, user=user, action={"type": "advance"})
-    services.system_action_apply(match_id=match.pk)
-    return services.match_finish(match_id=match.pk, reason="ended by an admin", actor=staff).match
+        play.action_apply(match_id=match.pk, user=user, action={"type": "roll"})
+        play.action_apply(match_id=match.pk, user=user, action={"type": "advance"})
+    play.system_action_apply(match_id=match.pk)
+    return play.match_finish(match_id=match.pk, reason="ended by an admin", actor=staff).match
 
 
 def test_players_chat_spectators_do_not_see_it_and_admins_hide(race_match, player, opponent, outsider, staff):

@@ -10,9 +10,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from accounts.models import ApiToken, Profile, Vacation
-from games import services
+from games import play
 from games.engines import get_engine
-from games.history import match_export
+from games.reads.export import match_export
 from games.models import ActionLog, ChatMessage, Match, Seat
 from tests.conftest import client_for
 from tests.pirater.pirater_pages_support import choose_ports
@@ -123,7 +123,7 @@ def test_submitting_an_action_refuses_hostile_bodies(client, keys, race_match, b
 
 @pytest.fixture
 def open_match(player):
-    return services.match_create(creator=player, game="race", seats=3)
+    return play.match_create(creator=player, game="race", seats=3)
 
 
 JOIN = {
@@ -146,7 +146,7 @@ def test_joining_refuses_hostile_bodies(client, keys, open_match, body, says):
 @pytest.mark.parametrize("body, says", [('{"junk": 1}', "junk"), ("[" * 100_000, "nested"),
                                         ('{"n": Infinity}', "finite"), ('"' + FIVE_MB + '"', "too large")])
 def test_starting_refuses_hostile_bodies(client, keys, player, opponent, open_match, body, says):
-    services.match_join(match_id=open_match.pk, user=opponent)
+    play.match_join(match_id=open_match.pk, user=opponent)
     before = stored()
     assert_refused_json(send(client, f"/matches/{open_match.pk}/start", body, keys["anna"]), says=says)
     assert stored() == before
@@ -180,8 +180,8 @@ def test_a_legal_roll_with_junk_is_logged_without_it(client, keys, race_match):
 
 @pytest.fixture
 def pirater_match(player, opponent):
-    match = services.match_create(creator=player, game="pirater", seats=2)
-    services.match_join(match_id=match.pk, user=opponent)
+    match = play.match_create(creator=player, game="pirater", seats=2)
+    play.match_join(match_id=match.pk, user=opponent)
     return choose_ports(match)  # edition 2 (P5): ports first
 
 
@@ -209,7 +209,7 @@ def test_pirater_actions_are_checked_against_their_declared_fields(client, playe
                  if a["type"] == "move"]
         if moves:
             break
-        services.action_apply(match_id=match.pk, user=mover, action={"type": "roll"})
+        play.action_apply(match_id=match.pk, user=mover, action={"type": "roll"})
     else:
         pytest.fail("twenty rolls and no move")
     key, move = ApiToken.issue(mover)[1], moves[0]
@@ -314,8 +314,8 @@ def test_chat_refuses_control_characters_and_huge_bodies(player, race_match, tex
 
 @pytest.fixture
 def export(race_match, staff):
-    services.action_apply(match_id=race_match.pk, user=race_match.creator, action={"type": "roll"})
-    services.match_finish(match_id=race_match.pk, reason="ended by an admin", actor=staff)
+    play.action_apply(match_id=race_match.pk, user=race_match.creator, action={"type": "roll"})
+    play.match_finish(match_id=race_match.pk, reason="ended by an admin", actor=staff)
     race_match.refresh_from_db()
     return json.dumps(match_export(race_match))
 

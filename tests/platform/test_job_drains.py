@@ -6,7 +6,8 @@ import time
 import pytest
 from django.db import transaction
 
-from games import jobs, tasks
+from games.play import jobs
+from games import tasks
 from games.models import Job, Match
 from tests.listeners import CALLS
 
@@ -144,11 +145,11 @@ def record_another_while_draining(*, match_id, first_seq, **kwargs):
 
 @pytest.mark.django_db(transaction=True)
 def test_jobs_committed_while_a_drain_runs_are_run_once(broker, player, opponent, settings):
-    from games import services
+    from games import play as games_play
 
     # Real commits: each job's nudge comes at its commit, in the middle of the drain.
-    match = services.match_create(creator=player, game="race", seats=2, options={"finish": 30})
-    services.match_join(match_id=match.pk, user=opponent)
+    match = games_play.match_create(creator=player, game="race", seats=2, options={"finish": 30})
+    games_play.match_join(match_id=match.pk, user=opponent)
     Job.objects.all().delete()  # the start's, as if their drain had run: it cleared their flag
     broker.clear()
     jobs.drain_started()
@@ -169,9 +170,9 @@ def test_jobs_committed_while_a_drain_runs_are_run_once(broker, player, opponent
 def test_a_job_committed_just_before_the_drain_clears_its_flag_is_run(broker, player, settings, monkeypatch):
     """The race the order of clearing and reading is for: the last read found nothing, then a
     job commits and its nudge finds the flag still set."""
-    from games import services
+    from games import play as games_play
 
-    match = services.match_create(creator=player, game="race", seats=2)
+    match = games_play.match_create(creator=player, game="race", seats=2)
     Job.objects.all().delete()
     jobs.drain_started()
     broker.clear()

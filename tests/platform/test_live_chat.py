@@ -7,7 +7,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.core.cache import cache
 
-from games import consumers, history, live, panels
+from games.sockets import consumers
+from games.play import chat
+from games import live
+from games.reads import panels
 from games.models import ChatMessage
 from tests.platform.test_socket_authorisation import _open, _players, _signed_in, _until_closed
 
@@ -28,7 +31,7 @@ async def test_the_players_sockets_share_one_rendering_of_the_chat_and_staff_see
         return real(*args, **kwargs)
 
     with mock.patch.object(panels, "render_chat", counted):
-        await sync_to_async(history.chat_post)(match=match, user=anna, text="Ahoy!")
+        await sync_to_async(chat.chat_post)(match=match, user=anna, text="Ahoy!")
         for socket in (anna_socket, *bo_sockets, staff_socket):
             assert "Ahoy!" in await socket.receive_from(timeout=5)
         assert await spectator.receive_nothing(timeout=0.3)
@@ -36,7 +39,7 @@ async def test_the_players_sockets_share_one_rendering_of_the_chat_and_staff_see
         assert len(rendered) == 2
 
         line = await sync_to_async(ChatMessage.objects.get)(match=match)
-        await sync_to_async(history.chat_hide)(message_id=line.pk)
+        await sync_to_async(chat.chat_hide)(message_id=line.pk)
         for socket in (anna_socket, *bo_sockets):
             assert "Ahoy!" not in await socket.receive_from(timeout=5)
         shown = await staff_socket.receive_from(timeout=5)
@@ -51,5 +54,5 @@ async def test_a_chat_push_to_a_session_that_ended_closes_its_socket_unread():
     socket = await _open(match.pk, session)
     # The mark a logout leaves, without its message to the session's sockets (delayed, say).
     await sync_to_async(cache.set)(live.ended_key(session.session.session_key), 1, 60)
-    await sync_to_async(history.chat_post)(match=match, user=anna, text="Secret plans")
+    await sync_to_async(chat.chat_post)(match=match, user=anna, text="Secret plans")
     assert await _until_closed(socket) == ([], consumers.CLOSE_SIGNED_OUT)

@@ -2,15 +2,15 @@
 private by default and bounded a day."""
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.models import Match
 from tests.conftest import client_for
 
 
 def _export(race_match, player, opponent):
-    from games.history import match_export
+    from games.reads.export import match_export
 
-    match = services.match_finish(match_id=race_match.pk, reason="ended by an admin").match
+    match = play.match_finish(match_id=race_match.pk, reason="ended by an admin").match
     return match_export(match)
 
 

@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.models import Match
 from tests.conftest import client_for, make_user
 
@@ -136,18 +136,18 @@ def site(player, opponent, staff):
     """Matches of the three games, running and finished, a notification, a leaderboard row."""
     running = {}
     for game, options in (("fuldrigger", {}), ("pirater", {})):
-        match = services.match_create(creator=player, game=game, seats=2, options=options)
-        services.match_join(match_id=match.pk, user=opponent)
-        services.system_action_apply(match_id=match.pk)
+        match = play.match_create(creator=player, game=game, seats=2, options=options)
+        play.match_join(match_id=match.pk, user=opponent)
+        play.system_action_apply(match_id=match.pk)
         running[game] = Match.objects.get(pk=match.pk)
-    catan = services.match_create(creator=player, game="catan_ships", seats=3, options={})
-    services.match_join(match_id=catan.pk, user=opponent)
-    services.match_join(match_id=catan.pk, user=staff)
+    catan = play.match_create(creator=player, game="catan_ships", seats=3, options={})
+    play.match_join(match_id=catan.pk, user=opponent)
+    play.match_join(match_id=catan.pk, user=staff)
     running["catan_ships"] = Match.objects.get(pk=catan.pk)
-    over = services.match_create(creator=player, game="pirater", seats=2, options={})
-    services.match_join(match_id=over.pk, user=opponent)
-    services.match_finish(match_id=over.pk, reason="the game reached its end", actor=staff)
-    open_match = services.match_create(creator=opponent, game="fuldrigger", seats=3, options={})
+    over = play.match_create(creator=player, game="pirater", seats=2, options={})
+    play.match_join(match_id=over.pk, user=opponent)
+    play.match_finish(match_id=over.pk, reason="the game reached its end", actor=staff)
+    open_match = play.match_create(creator=opponent, game="fuldrigger", seats=3, options={})
     return {"running": running, "over": Match.objects.get(pk=over.pk), "open": open_match}
 
 

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import play
 from tests.conftest import client_for, make_user
 
 LANGUAGES = ("en", "da", "de", "sv")
@@ -144,8 +144,8 @@ def test_a_finished_match_says_why_it_ended_in_the_readers_language(game, lang):
     from games.engines import get_engine
 
     seats = max(get_engine(game).min_players, 2)
-    match = services.match_create(creator=anna, game=game, seats=seats, bot_seats=seats - 1, title="Kattegat")
-    services.match_finish(match_id=match.pk, reason="the game reached its end", actor=admiral)
+    match = play.match_create(creator=anna, game=game, seats=seats, bot_seats=seats - 1, title="Kattegat")
+    play.match_finish(match_id=match.pk, reason="the game reached its end", actor=admiral)
     client = client_for(anna)
     for url in (reverse("match_detail", args=[match.pk]), reverse("match_replay", args=[match.pk])):
         response = client.get(url)

@@ -3,13 +3,13 @@ or starting, pages no cache stores, and methods it does not serve."""
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.errors import NotAllowed, ServiceError
 from tests.conftest import client_for
 
 
 def test_chat_on_a_private_match_by_a_non_member_is_refused_not_a_500(player, outsider):
-    match = services.match_create(creator=player, game="race", seats=2, is_public=False)
+    match = play.match_create(creator=player, game="race", seats=2, is_public=False)
     client = client_for(outsider)
     for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
         response = client.post(reverse("chat_post", args=[match.pk]), {"text": "hello"}, **headers)
@@ -18,7 +18,7 @@ def test_chat_on_a_private_match_by_a_non_member_is_refused_not_a_500(player, ou
 
 
 def test_private_pages_are_not_stored_by_caches(player, opponent):
-    match = services.match_create(creator=player, game="race", seats=2, is_public=False)
+    match = play.match_create(creator=player, game="race", seats=2, is_public=False)
     client = client_for(player)
     for url in (reverse("profile"), reverse("inbox"), match.get_absolute_url()):
         cache_control = client.get(url)["Cache-Control"]
@@ -36,9 +36,9 @@ def test_unused_methods_get_405_not_the_page(player, race_match):
 
 
 def test_joining_or_starting_a_private_match_tells_a_stranger_nothing_of_its_status(player, opponent, outsider):
-    running = services.match_create(creator=player, game="race", seats=2, is_public=False)
-    services.match_join(match_id=running.pk, user=opponent, invite_code=running.invite_code)
-    waiting = services.match_create(creator=player, game="race", seats=3, is_public=False)
+    running = play.match_create(creator=player, game="race", seats=2, is_public=False)
+    play.match_join(match_id=running.pk, user=opponent, invite_code=running.invite_code)
+    waiting = play.match_create(creator=player, game="race", seats=3, is_public=False)
     client = client_for(outsider)
     answers = []
     for match in (running, waiting):
@@ -48,8 +48,8 @@ def test_joining_or_starting_a_private_match_tells_a_stranger_nothing_of_its_sta
     refusals = []
     for match in (running, waiting):
         said = []
-        for service, extra in ((services.match_join, {}), (services.match_start, {}),
-                               (services.match_leave, {}), (services.match_set_colour, {"colour": "red"})):
+        for service, extra in ((play.match_join, {}), (play.match_start, {}),
+                               (play.match_leave, {}), (play.match_set_colour, {"colour": "red"})):
             with pytest.raises(ServiceError) as refused:
                 service(match_id=match.pk, user=outsider, **extra)
             said.append((type(refused.value).__name__, refused.value.message))

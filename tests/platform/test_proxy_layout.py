@@ -16,7 +16,7 @@ import httpx
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import services
+from games import play
 from tests.conftest import make_user
 from tests.platform.conftest import DAPHNE, ENVIRONMENT, GRANIAN, NGINX_CONF, Layout
 
@@ -70,7 +70,7 @@ async def _open(layout, match_id, address):
 async def test_two_visitors_behind_nginx_are_counted_apart(redis_url, tmp_path):
     name = f"anna{secrets.token_hex(3)}"  # failed logins live in Redis for 15 minutes
     anna = await sync_to_async(make_user)(name)
-    match = await sync_to_async(services.match_create)(creator=anna, game="pirater", seats=2, options={},
+    match = await sync_to_async(play.match_create)(creator=anna, game="pirater", seats=2, options={},
                                                        is_public=True)
     with Layout(redis_url, tmp_path, SOCKETS_PER_ADDRESS="3", LOGIN_ATTEMPTS="5") as layout:
         try:

@@ -3,7 +3,7 @@ new matches and joins are rate limited with a 429, on the pages and the API alik
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.errors import BadRequest
 from games.models import Match
 from tests.conftest import client_for, make_user
@@ -12,9 +12,9 @@ from tests.conftest import client_for, make_user
 def test_one_account_cannot_fill_the_lobby_with_open_matches(player, settings):
     settings.MAX_OPEN_MATCHES_PER_USER = 5
     for _ in range(5):
-        services.match_create(creator=player, game="race", seats=2)
+        play.match_create(creator=player, game="race", seats=2)
     with pytest.raises(BadRequest, match="waiting for players"):
-        services.match_create(creator=player, game="race", seats=2)
+        play.match_create(creator=player, game="race", seats=2)
     response = client_for(player).post(reverse("match_new"), {
         "game": "race", "seats": 2, "turn_hours": 24, "time_bank_hours": 0, "is_public": "on"})
     assert response.status_code == 400 and "waiting for players" in response.content.decode()
@@ -25,11 +25,11 @@ def test_one_account_cannot_take_seats_without_end(player, outsider, settings):
     """Issue 19.7: one account joined 100 matches in 8 s, then could leave each waiting."""
     settings.MAX_ACTIVE_SEATS_PER_USER = 3
     hosts = [make_user(f"host{n}") for n in range(4)]
-    matches = [services.match_create(creator=h, game="race", seats=3) for h in hosts]
+    matches = [play.match_create(creator=h, game="race", seats=3) for h in hosts]
     for match in matches[:3]:
-        services.match_join(match_id=match.pk, user=outsider)
+        play.match_join(match_id=match.pk, user=outsider)
     with pytest.raises(BadRequest, match="unfinished matches"):
-        services.match_join(match_id=matches[3].pk, user=outsider)
+        play.match_join(match_id=matches[3].pk, user=outsider)
     assert not matches[3].seats.filter(user=outsider).exists()
 
 
@@ -49,7 +49,7 @@ def test_chat_posts_matches_and_joins_are_rate_limited_with_a_429(race_match, pl
     codes = [client.post(reverse("match_new"), new).status_code for _ in range(3)]
     assert codes == [302, 302, 429]
     assert "Too many requests" in client.post(reverse("match_new"), new).content.decode()
-    waiting = [services.match_create(creator=make_user(f"host{n}"), game="race", seats=3) for n in range(3)]
+    waiting = [play.match_create(creator=make_user(f"host{n}"), game="race", seats=3) for n in range(3)]
     other = client_for(opponent)
     codes = [other.post(reverse("match_join", args=[m.pk])).status_code for m in waiting]
     assert codes == [302, 302, 429]

@@ -5,7 +5,7 @@ from datetime import timedelta
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import play
 from games.models import Match
 from tests.conftest import client_for, make_user
 
@@ -14,14 +14,14 @@ def _rated_race(players, positions, **create):
     """A race among players, ended by an admin at these positions, then rated."""
     from community import ratings
 
-    match = services.match_create(creator=players[0], game="race", seats=len(players), options={"finish": 200},
+    match = play.match_create(creator=players[0], game="race", seats=len(players), options={"finish": 200},
                                   **create)
     for user in players[1:]:
-        services.match_join(match_id=match.pk, user=user, invite_code=match.invite_code)
+        play.match_join(match_id=match.pk, user=user, invite_code=match.invite_code)
     state = Match.objects.get(pk=match.pk).state
     state["positions"] = list(positions)
     Match.objects.filter(pk=match.pk).update(state=state)
-    services.match_finish(match_id=match.pk, reason="ended by an admin")
+    play.match_finish(match_id=match.pk, reason="ended by an admin")
     ratings.match_finished(match_id=match.pk)
     return Match.objects.get(pk=match.pk)
 

@@ -12,7 +12,7 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import services
+from games import play
 from tests.conftest import make_user
 from tests.platform.conftest import Layout
 
@@ -63,7 +63,7 @@ async def _all_open(viewers, seconds):
 @pytest.mark.asyncio
 async def test_every_socket_is_back_within_seconds_after_a_daphne_is_killed(redis_url, tmp_path):
     anna = await sync_to_async(make_user)("anna")
-    match = await sync_to_async(services.match_create)(creator=anna, game="pirater", seats=2, options={},
+    match = await sync_to_async(play.match_create)(creator=anna, game="pirater", seats=2, options={},
                                                        is_public=True)
     with Layout(redis_url, tmp_path, SOCKETS_PER_ADDRESS="100000", SOCKETS_PER_USER="100000") as layout:
         viewers = [Viewer(f"ws://127.0.0.1:{layout.port}/ws/matches/{match.pk}/", layout.base)
@@ -96,7 +96,7 @@ async def test_every_socket_is_back_within_seconds_after_both_daphnes_restart(re
     then had both Daphnes marked down for 10 s after they were back, and browsers that had
     failed a few times waited up to a minute before trying again."""
     anna = await sync_to_async(make_user)("anna")
-    match = await sync_to_async(services.match_create)(creator=anna, game="pirater", seats=2, options={},
+    match = await sync_to_async(play.match_create)(creator=anna, game="pirater", seats=2, options={},
                                                        is_public=True)
     with Layout(redis_url, tmp_path, SOCKETS_PER_ADDRESS="100000", SOCKETS_PER_USER="100000") as layout:
         viewers = [Viewer(f"ws://127.0.0.1:{layout.port}/ws/matches/{match.pk}/", layout.base)
@@ -131,7 +131,7 @@ async def test_a_crowd_of_sockets_opening_at_once_is_accepted_whole(redis_url, t
 
     crowd = 1200
     anna = await sync_to_async(make_user)("anna")
-    match = await sync_to_async(services.match_create)(creator=anna, game="pirater", seats=2, options={},
+    match = await sync_to_async(play.match_create)(creator=anna, game="pirater", seats=2, options={},
                                                        is_public=True)
     with Layout(redis_url, tmp_path, SOCKETS_PER_ADDRESS="100000", SOCKETS_PER_USER="100000") as layout:
         url = f"ws://127.0.0.1:{layout.port}/ws/matches/{match.pk}/"

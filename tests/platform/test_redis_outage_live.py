@@ -12,7 +12,7 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import services
+from games import play
 from games.engines import get_engine
 from games.models import Match
 from tests.conftest import make_user
@@ -26,8 +26,8 @@ SOCKETS = 4
 
 def _match():
     anna, bo = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna, game="pirater", seats=2, options={}, is_public=True)
-    services.match_join(match_id=match.pk, user=bo)
+    match = play.match_create(creator=anna, game="pirater", seats=2, options={}, is_public=True)
+    play.match_join(match_id=match.pk, user=bo)
     return match.pk, {0: anna, 1: bo}
 
 
@@ -39,7 +39,7 @@ def _moves(match_id, players, count) -> int:
     for _ in range(count):
         match = Match.objects.get(pk=match_id)
         seat = rnd.choice(engine.to_act(match.state))
-        services.action_apply(match_id=match_id, user=players[seat], action=bots.random_action(match.state, seat, rnd))
+        play.action_apply(match_id=match_id, user=players[seat], action=bots.random_action(match.state, seat, rnd))
     return Match.objects.get(pk=match_id).version
 
 

@@ -5,11 +5,11 @@ through the services, replayed step by step."""
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.engines import get_engine
 from games.engines.dice import draw_number, one_die, two_dice_of_36
 from games.models import ActionLog, Match
-from games.replay import draw_readings, replay_context
+from games.reads.replay import draw_readings, replay_context
 from tests.conftest import client_for, make_user
 
 pytestmark = pytest.mark.django_db
@@ -18,9 +18,9 @@ pytestmark = pytest.mark.django_db
 def played(capture, game: str, seats: int, actions: int) -> Match:
     """A match played through the services, each commit's jobs (the bank's own actions) run."""
     users = [make_user(f"p{game[:3]}{n}") for n in range(seats)]
-    match = services.match_create(creator=users[0], game=game, seats=seats)
+    match = play.match_create(creator=users[0], game=game, seats=seats)
     for user in users[1:]:
-        services.match_join(match_id=match.pk, user=user)
+        play.match_join(match_id=match.pk, user=user)
     match.refresh_from_db()
     engine = get_engine(game)
     by_seat = {s.number: s.user for s in match.seats.all()}
@@ -31,9 +31,9 @@ def played(capture, game: str, seats: int, actions: int) -> Match:
         legal = engine.legal_actions(match.state, seat)
         action = next((a for a in legal if a.get("type") == "roll"), None) or engine.timeout_action(match.state, seat)
         with capture(execute=True):
-            services.action_apply(match_id=match.pk, user=by_seat[seat], action=action)
+            play.action_apply(match_id=match.pk, user=by_seat[seat], action=action)
         match.refresh_from_db()
-    services.match_finish(match_id=match.pk, reason="the match deadline passed")
+    play.match_finish(match_id=match.pk, reason="the match deadline passed")
     match.refresh_from_db()
     return match
 

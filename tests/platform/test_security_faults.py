@@ -6,7 +6,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from games import services
+from games import play
 from games.engines import get_engine
 from tests.conftest import client_for, make_user
 from tests.fuldrigger.fuldrigger_pages_support import choose_homes
@@ -17,9 +17,9 @@ pytestmark = pytest.mark.django_db
 def _fuldrigger_three(django_capture_on_commit_callbacks):
     dora, erik, finn = make_user("dora"), make_user("erik"), make_user("finn")
     with django_capture_on_commit_callbacks(execute=True):  # the opening chance card is drawn
-        match = services.match_create(creator=dora, game="fuldrigger", seats=3)
-        services.match_join(match_id=match.pk, user=erik)
-        services.match_join(match_id=match.pk, user=finn)
+        match = play.match_create(creator=dora, game="fuldrigger", seats=3)
+        play.match_join(match_id=match.pk, user=erik)
+        play.match_join(match_id=match.pk, user=finn)
         choose_homes(match)  # edition 2 (F7): home cities first, then the opening chance card
     match.refresh_from_db()
     return match
@@ -40,7 +40,7 @@ def test_a_third_player_cannot_count_two_others_offers(django_capture_on_commit_
               "log": _api(seats[third], f"/api/matches/{match.pk}/log")["log"]}
     quiet_state = match.state
     for ducats in (10, 20, 30):  # each replaces the last: three offers made, one open
-        services.action_apply(match_id=match.pk, user=seats[owner], action={
+        play.action_apply(match_id=match.pk, user=seats[owner], action={
             "type": "offer", "to": to, "give": {"ducats": ducats}, "take": {}})
     view = _api(seats[third], f"/api/matches/{match.pk}")["view"]
     log = _api(seats[third], f"/api/matches/{match.pk}/log")["log"]
@@ -66,12 +66,12 @@ def test_offers_are_answered_by_their_numbers_per_pair(django_capture_on_commit_
     owner = match.turn_seats[0]
     to, third = [n for n in range(3) if n != owner]
     for other in (to, third):
-        services.action_apply(match_id=match.pk, user=seats[owner], action={
+        play.action_apply(match_id=match.pk, user=seats[owner], action={
             "type": "offer", "to": other, "give": {"ducats": 5}, "take": {}})
     match.refresh_from_db()
     offers = {o["to"]: o["id"] for o in match.state["offers"]}
     assert offers[to] != offers[third]
-    services.action_apply(match_id=match.pk, user=seats[third], action={"type": "decline_offer",
+    play.action_apply(match_id=match.pk, user=seats[third], action={"type": "decline_offer",
                                                                          "offer": offers[third]})
     match.refresh_from_db()
     assert [o["to"] for o in match.state["offers"]] == [to]
@@ -83,7 +83,7 @@ def test_the_admin_shows_a_running_matchs_seed_only_as_its_hash(race_match, staf
     url = reverse("admin:games_match_change", args=[race_match.pk])
     page = client.get(url).content.decode()
     assert race_match.seed_hash in page and race_match.seed not in page
-    services.match_finish(match_id=race_match.pk, reason="ended by an admin")
+    play.match_finish(match_id=race_match.pk, reason="ended by an admin")
     page = client.get(url).content.decode()
     assert race_match.seed in page  # over: anyone may check the dice now
 
@@ -127,8 +127,8 @@ async def test_a_socket_from_another_port_is_refused_and_one_from_the_site_accep
     from config.asgi import application
 
     anna, bo = await sync_to_async(make_user)("anna"), await sync_to_async(make_user)("bo")
-    match = await sync_to_async(services.match_create)(creator=anna, game="race", seats=2)
-    await sync_to_async(services.match_join)(match_id=match.pk, user=bo)
+    match = await sync_to_async(play.match_create)(creator=anna, game="race", seats=2)
+    await sync_to_async(play.match_join)(match_id=match.pk, user=bo)
     for origin, expected in ((b"http://localhost:9999", False), (b"http://localhost:8000", True)):
         socket_ = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/",
                                         headers=[(b"origin", origin), (b"host", b"localhost:8000")])

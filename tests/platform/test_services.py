@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import services
+from games import play as games_play
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed, StaleVersion
 from games.models import ActionLog, Match
@@ -15,15 +15,15 @@ from tests.conftest import make_user
 
 def test_create_checks_options_and_turn_time(player):
     with pytest.raises(BadRequest, match="Finish line"):
-        services.match_create(creator=player, game="race", seats=2, options={"finish": 3})
+        games_play.match_create(creator=player, game="race", seats=2, options={"finish": 3})
     with pytest.raises(BadRequest, match="Unknown option"):
-        services.match_create(creator=player, game="race", seats=2, options={"colourblind": True})
+        games_play.match_create(creator=player, game="race", seats=2, options={"colourblind": True})
     with pytest.raises(BadRequest, match="1 hour and 14 days"):
-        services.match_create(creator=player, game="race", seats=2, turn_seconds=60)
+        games_play.match_create(creator=player, game="race", seats=2, turn_seconds=60)
     with pytest.raises(BadRequest, match="2 to 4"):
-        services.match_create(creator=player, game="race", seats=7)
+        games_play.match_create(creator=player, game="race", seats=7)
     with pytest.raises(BadRequest, match="no game"):
-        services.match_create(creator=player, game="chess", seats=2)
+        games_play.match_create(creator=player, game="chess", seats=2)
     assert Match.objects.count() == 0
 
 
@@ -37,24 +37,24 @@ def test_full_match_starts_itself_with_a_committed_seed(race_match):
 
 
 def test_join_refuses_twice_full_and_private(player, opponent, outsider):
-    match = services.match_create(creator=player, game="race", seats=3, is_public=False)
+    match = games_play.match_create(creator=player, game="race", seats=3, is_public=False)
     with pytest.raises(NotAllowed):
-        services.match_join(match_id=match.pk, user=opponent)
-    services.match_join(match_id=match.pk, user=opponent, invite_code=match.invite_code)
+        games_play.match_join(match_id=match.pk, user=opponent)
+    games_play.match_join(match_id=match.pk, user=opponent, invite_code=match.invite_code)
     with pytest.raises(BadRequest, match="already"):
-        services.match_join(match_id=match.pk, user=opponent, invite_code=match.invite_code)
+        games_play.match_join(match_id=match.pk, user=opponent, invite_code=match.invite_code)
     with pytest.raises(NotAllowed):
-        services.match_start(match_id=match.pk, user=opponent)
+        games_play.match_start(match_id=match.pk, user=opponent)
     with pytest.raises(BadRequest, match="needs 3"):
-        services.match_start(match_id=match.pk, user=player)
-    services.match_join(match_id=match.pk, user=outsider, invite_code=match.invite_code)
+        games_play.match_start(match_id=match.pk, user=player)
+    games_play.match_join(match_id=match.pk, user=outsider, invite_code=match.invite_code)
     match.refresh_from_db()
     assert match.status == Match.RUNNING
 
 
 def test_action_applies_logs_and_moves_the_turn(race_match, player, opponent):
-    services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"}, expected_version=0)
-    match = services.action_apply(match_id=race_match.pk, user=player, action={"type": "advance"}, expected_version=1).match
+    games_play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"}, expected_version=0)
+    match = games_play.action_apply(match_id=race_match.pk, user=player, action={"type": "advance"}, expected_version=1).match
     assert match.version == 2
     rows = list(ActionLog.objects.filter(match=match).order_by("seq"))
     assert [r.action["type"] for r in rows] == ["roll", "advance"]
@@ -66,22 +66,22 @@ def test_action_applies_logs_and_moves_the_turn(race_match, player, opponent):
 def test_illegal_and_out_of_turn_actions_change_nothing(race_match, player, opponent, outsider):
     before = Match.objects.get(pk=race_match.pk)
     with pytest.raises(BadRequest, match="not your turn"):
-        services.action_apply(match_id=race_match.pk, user=opponent, action={"type": "roll"})
+        games_play.action_apply(match_id=race_match.pk, user=opponent, action={"type": "roll"})
     with pytest.raises(BadRequest, match="cannot advance"):
-        services.action_apply(match_id=race_match.pk, user=player, action={"type": "advance"})
+        games_play.action_apply(match_id=race_match.pk, user=player, action={"type": "advance"})
     with pytest.raises(BadRequest, match="JSON object"):
-        services.action_apply(match_id=race_match.pk, user=player, action=["roll"])
+        games_play.action_apply(match_id=race_match.pk, user=player, action=["roll"])
     with pytest.raises(NotAllowed):
-        services.action_apply(match_id=race_match.pk, user=outsider, action={"type": "roll"})
+        games_play.action_apply(match_id=race_match.pk, user=outsider, action={"type": "roll"})
     after = Match.objects.get(pk=race_match.pk)
     assert (after.state, after.version) == (before.state, before.version)
     assert not ActionLog.objects.filter(match=race_match).exists()
 
 
 def test_stale_version_gets_409_with_the_current_version(race_match, player):
-    services.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"}, expected_version=0)
+    games_play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"}, expected_version=0)
     with pytest.raises(StaleVersion) as caught:
-        services.action_apply(match_id=race_match.pk, user=player, action={"type": "advance"}, expected_version=0)
+        games_play.action_apply(match_id=race_match.pk, user=player, action={"type": "advance"}, expected_version=0)
     assert caught.value.status == 409 and caught.value.extra["version"] == 1
 
 
@@ -89,8 +89,8 @@ def test_system_action_runs_after_commit_and_round_passes(race_match, player, op
                                                          django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         for user in (player, opponent):
-            services.action_apply(match_id=race_match.pk, user=user, action={"type": "roll"})
-            services.action_apply(match_id=race_match.pk, user=user, action={"type": "stay"})
+            games_play.action_apply(match_id=race_match.pk, user=user, action={"type": "roll"})
+            games_play.action_apply(match_id=race_match.pk, user=user, action={"type": "stay"})
     match = Match.objects.get(pk=race_match.pk)
     kinds = list(match.log.order_by("seq").values_list("kind", flat=True))
     assert kinds[-1] == ActionLog.SYSTEM
@@ -99,11 +99,11 @@ def test_system_action_runs_after_commit_and_round_passes(race_match, player, op
 
 
 def test_round_limit_finishes_with_standings(player, opponent):
-    match = services.match_create(creator=player, game="race", seats=2, round_limit=1, options={"wind": False})
-    services.match_join(match_id=match.pk, user=opponent)
+    match = games_play.match_create(creator=player, game="race", seats=2, round_limit=1, options={"wind": False})
+    games_play.match_join(match_id=match.pk, user=opponent)
     for user in (player, opponent):
-        services.action_apply(match_id=match.pk, user=user, action={"type": "roll"})
-        services.action_apply(match_id=match.pk, user=user, action={"type": "advance"})
+        games_play.action_apply(match_id=match.pk, user=user, action={"type": "roll"})
+        games_play.action_apply(match_id=match.pk, user=user, action={"type": "advance"})
     match.refresh_from_db()
     assert match.status == Match.FINISHED
     assert "round limit" in match.finish_reason
@@ -115,15 +115,15 @@ def test_round_limit_finishes_with_standings(player, opponent):
 def test_two_racing_requests_exactly_one_wins():
     """Two threads submit the same turn on the same version: one applies, one gets 409."""
     anna, bo = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna, game="race", seats=2)
-    services.match_join(match_id=match.pk, user=bo)
+    match = games_play.match_create(creator=anna, game="race", seats=2)
+    games_play.match_join(match_id=match.pk, user=bo)
     barrier = threading.Barrier(2)
     outcomes = []
 
     def play():
         try:
             barrier.wait()
-            services.action_apply(match_id=match.pk, user=anna, action={"type": "roll"}, expected_version=0)
+            games_play.action_apply(match_id=match.pk, user=anna, action={"type": "roll"}, expected_version=0)
             outcomes.append("won")
         except (StaleVersion, BadRequest) as exc:
             outcomes.append(type(exc).__name__)
@@ -141,13 +141,13 @@ def test_two_racing_requests_exactly_one_wins():
 
 
 def test_admin_services_are_logged(race_match, staff, outsider):
-    services.match_pause(match_id=race_match.pk, actor=staff)
+    games_play.match_pause(match_id=race_match.pk, actor=staff)
     with pytest.raises(BadRequest, match="paused"):
-        services.action_apply(match_id=race_match.pk, user=race_match.creator, action={"type": "roll"})
-    services.match_resume(match_id=race_match.pk, actor=staff)
-    services.match_extend(match_id=race_match.pk, actor=staff, turn_hours=5)
-    services.seat_hand_over(match_id=race_match.pk, seat_number=1, to_user=outsider, actor=staff)
-    match = services.match_finish(match_id=race_match.pk, reason="ended by an admin", actor=staff).match
+        games_play.action_apply(match_id=race_match.pk, user=race_match.creator, action={"type": "roll"})
+    games_play.match_resume(match_id=race_match.pk, actor=staff)
+    games_play.match_extend(match_id=race_match.pk, actor=staff, turn_hours=5)
+    games_play.seat_hand_over(match_id=race_match.pk, seat_number=1, to_user=outsider, actor=staff)
+    match = games_play.match_finish(match_id=race_match.pk, reason="ended by an admin", actor=staff).match
     admin_rows = list(match.log.filter(kind=ActionLog.ADMIN).values_list("action__type", flat=True))
     assert admin_rows == ["admin_pause", "admin_resume", "admin_extend", "admin_hand_seat"]
     assert match.status == Match.FINISHED and match.standings
@@ -155,20 +155,20 @@ def test_admin_services_are_logged(race_match, staff, outsider):
 
 
 def test_abort_stops_deadlines(race_match, staff):
-    match = services.match_abort(match_id=race_match.pk, actor=staff).match
+    match = games_play.match_abort(match_id=race_match.pk, actor=staff).match
     assert match.status == Match.ABORTED and match.next_due_at is None
     with pytest.raises(BadRequest):
-        services.match_abort(match_id=race_match.pk, actor=staff)
+        games_play.match_abort(match_id=race_match.pk, actor=staff)
 
 
 def test_time_bank_is_spent_by_a_slow_turn(player, opponent):
-    match = services.match_create(creator=player, game="race", seats=2, turn_seconds=3600, time_bank_seconds=7200)
-    services.match_join(match_id=match.pk, user=opponent)
+    match = games_play.match_create(creator=player, game="race", seats=2, turn_seconds=3600, time_bank_seconds=7200)
+    games_play.match_join(match_id=match.pk, user=opponent)
     match.refresh_from_db()
     assert match.turn_deadline - match.turn_started_at == timedelta(hours=3)
     Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(minutes=90))
-    services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
-    services.action_apply(match_id=match.pk, user=player, action={"type": "stay"})
+    games_play.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
+    games_play.action_apply(match_id=match.pk, user=player, action={"type": "stay"})
     bank = match.seats.get(number=0).time_bank_left
     assert 7200 - 1900 < bank < 7200 - 1700
 
@@ -183,13 +183,13 @@ def test_a_deal_and_a_lobby_change_are_announced_as_unversioned_a_move_as_a_new_
     heard = []
     monkeypatch.setattr(publisher, "publish", lambda change: heard.append((change.version, bool(change.revision))))
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.match_create(creator=player, game="race", seats=3, options={"finish": 30})
+        match = games_play.match_create(creator=player, game="race", seats=3, options={"finish": 30})
     with django_capture_on_commit_callbacks(execute=True):
-        services.match_join(match_id=match.pk, user=opponent)
+        games_play.match_join(match_id=match.pk, user=opponent)
     assert heard[-1] == (0, True)  # a seat taken in the lobby
     with django_capture_on_commit_callbacks(execute=True):
-        services.match_join(match_id=match.pk, user=make_user("cy"))
+        games_play.match_join(match_id=match.pk, user=make_user("cy"))
     assert heard[-1] == (0, True)  # the last seat deals the match: still version 0
     with django_capture_on_commit_callbacks(execute=True):
-        services.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
+        games_play.action_apply(match_id=match.pk, user=player, action={"type": "roll"})
     assert heard[-1] == (1, False)

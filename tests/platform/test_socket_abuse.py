@@ -9,7 +9,8 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games import consumers, services
+from games.sockets import consumers
+from games import play
 from tests.platform.test_consumer import _connect, _setup
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -78,7 +79,7 @@ async def test_a_thousand_messages_render_nothing_and_close_the_socket(renders, 
         for _ in range(1000):
             await communicator.send_to(text_data="x")
     started = time.monotonic()
-    move = asyncio.ensure_future(sync_to_async(services.action_apply)(match_id=match.pk, user=anna,
+    move = asyncio.ensure_future(sync_to_async(play.action_apply)(match_id=match.pk, user=anna,
                                                                        action={"type": "roll"}))
     html = await watcher.receive_from(timeout=5)
     arrived = time.monotonic() - started
@@ -112,10 +113,10 @@ async def test_one_render_per_version_however_the_news_arrives(renders):
     watcher, _, _ = await _connect(match.pk, bo)
     await watcher.receive_from(timeout=5)
     renders.clear()
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
     assert 'data-version="1"' in await watcher.receive_from(timeout=5)
     assert renders == [(f"u{bo.pk}", 1)]
-    from games import socket_slots
+    from games.live import socket_slots
 
     key = (await sync_to_async(socket_slots.watchers)(match.pk))[0]
     layer, to = get_channel_layer(), group(match.pk, key)

@@ -11,7 +11,8 @@ from django.core.cache import cache
 from django.test import Client
 
 from config.asgi import application
-from games import consumers, live, services
+from games.sockets import consumers
+from games import live, play
 from games.models import Match
 from tests.conftest import make_user
 
@@ -51,8 +52,8 @@ async def _until_closed(socket, timeout=5):
 def _players(private=True, seats=2):
     anna, bo, carl = make_user("anna"), make_user("bo"), make_user("carl")
     admin = make_user("admin", is_staff=True, is_superuser=True)
-    match = services.match_create(creator=anna, game="race", seats=seats, is_public=not private)
-    services.match_join(match_id=match.pk, user=bo, invite_code=match.invite_code)
+    match = play.match_create(creator=anna, game="race", seats=seats, is_public=not private)
+    play.match_join(match_id=match.pk, user=bo, invite_code=match.invite_code)
     return match, anna, bo, carl, admin
 
 
@@ -70,11 +71,11 @@ def _secret(match, seat):
 async def test_a_player_who_leaves_a_private_match_stops_receiving_it():
     match, anna, bo, carl, admin = await sync_to_async(_players)(seats=3)
     socket = await _open(match.pk, await sync_to_async(_signed_in)(bo))
-    await sync_to_async(services.match_leave)(match_id=match.pk, user=bo)
+    await sync_to_async(play.match_leave)(match_id=match.pk, user=bo)
     assert await _until_closed(socket) == ([], consumers.CLOSE_NOT_ALLOWED)
     # Anna, still seated, sees the lobby without bo.
     anna_socket = await _open(match.pk, await sync_to_async(_signed_in)(anna))
-    await sync_to_async(services.match_join)(match_id=match.pk, user=carl, invite_code=match.invite_code)
+    await sync_to_async(play.match_join)(match_id=match.pk, user=carl, invite_code=match.invite_code)
     html = await anna_socket.receive_from(timeout=5)
     assert "Carl" in html and "Bo" not in html
     await anna_socket.disconnect()
@@ -83,17 +84,17 @@ async def test_a_player_who_leaves_a_private_match_stops_receiving_it():
 async def test_a_seat_handed_to_another_player_takes_the_match_and_the_hand_with_it():
     match, anna, bo, carl, admin = await sync_to_async(_players)()
     bo_socket = await _open(match.pk, await sync_to_async(_signed_in)(bo))
-    await sync_to_async(services.seat_hand_over)(match_id=match.pk, seat_number=1, to_user=carl, actor=admin)
+    await sync_to_async(play.seat_hand_over)(match_id=match.pk, seat_number=1, to_user=carl, actor=admin)
     assert await _until_closed(bo_socket) == ([], consumers.CLOSE_NOT_ALLOWED)
 
 
 async def test_a_seat_handed_over_in_a_public_match_leaves_its_old_player_a_spectator():
     match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
     anna_socket = await _open(match.pk, await sync_to_async(_signed_in)(anna))
-    await sync_to_async(services.seat_hand_over)(match_id=match.pk, seat_number=0, to_user=carl, actor=admin)
+    await sync_to_async(play.seat_hand_over)(match_id=match.pk, seat_number=0, to_user=carl, actor=admin)
     handed = await anna_socket.receive_from(timeout=5)
     assert "Your turn" not in handed
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=carl, action={"type": "roll"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=carl, action={"type": "roll"})
     html = await anna_socket.receive_from(timeout=5)
     secret = await sync_to_async(_secret)(match, 0)
     assert 'data-version="2"' in html and f"peeked at the secret {secret}" not in html
@@ -115,7 +116,7 @@ async def test_an_invitation_link_revoked_closes_the_sockets_it_opened():
     assert await _until_closed(invited) == ([], consumers.CLOSE_NOT_ALLOWED)
     assert await _until_closed(visitor) == ([], consumers.CLOSE_NOT_ALLOWED)
     # The players keep theirs.
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
     assert 'data-version="1"' in await anna_socket.receive_from(timeout=5)
     await anna_socket.disconnect()
 
@@ -137,7 +138,7 @@ async def test_logging_out_closes_the_sockets_the_session_opened_and_no_private_
     socket = await _open(match.pk, session)
     elsewhere = await _open(match.pk, other_session)
     await sync_to_async(session.post)("/accounts/logout/")
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
     sent, code = await _until_closed(socket)
     assert code == consumers.CLOSE_SIGNED_OUT and not any("peeked" in (text or "") for text in sent)
     # Her other browser is still signed in and still sees her hand.
@@ -151,7 +152,7 @@ async def test_a_push_checks_the_session_even_before_the_logout_reaches_the_sock
     socket = await _open(match.pk, session)
     # The mark a logout leaves, without its message to the session's sockets (delayed, say).
     await sync_to_async(cache.set)(live.ended_key(session.session.session_key), 1, 60)
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
     assert await _until_closed(socket) == ([], consumers.CLOSE_SIGNED_OUT)
 
 
@@ -166,7 +167,7 @@ async def test_a_new_password_closes_the_users_sockets():
 
     await sync_to_async(new_password)()
     assert await _until_closed(socket) == ([], consumers.CLOSE_SIGNED_OUT)
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
     assert 'data-version="1"' in await bo_socket.receive_from(timeout=5)
     await bo_socket.disconnect()
     await asyncio.sleep(0)

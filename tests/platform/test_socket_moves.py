@@ -1,4 +1,4 @@
-"""Moves over the socket that is already open (issue 26): applied by services.action_apply as
+"""Moves over the socket that is already open (issue 26): applied by play.action_apply as
 the forms' and the API's are, answered on that socket after the commit with the new version
 and, for the player to act, their legal actions; hostile input gets a clear message."""
 import json
@@ -6,7 +6,7 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import consumers
+from games.sockets import consumers
 from games.models import Match
 from tests.platform.test_socket_authorisation import _open, _players, _signed_in, _until_closed
 
@@ -97,7 +97,7 @@ async def test_moves_have_an_allowance_of_their_own_then_are_refused_then_close_
 
 
 async def test_a_change_is_rendered_for_the_sockets_only_while_someone_watches(monkeypatch):
-    from games import services
+    from games import play
     from games.live import publisher
 
     rendered = []
@@ -106,10 +106,10 @@ async def test_a_change_is_rendered_for_the_sockets_only_while_someone_watches(m
     match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
 
     # Nobody watches: the move renders nothing for sockets.
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
     assert rendered == []
     socket = await _open(match.pk, await sync_to_async(_signed_in)(bo))
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "stay"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "stay"})
     assert 'data-version="2"' in await socket.receive_from(timeout=5)
     # Watched: bo's catch-up, then his part of version 2, drawn by the process that committed it.
     assert rendered == [f"u{bo.pk}", f"u{bo.pk}"]
@@ -119,7 +119,7 @@ async def test_a_change_is_rendered_for_the_sockets_only_while_someone_watches(m
 async def test_a_socket_that_missed_a_change_catches_up_by_itself(settings, monkeypatch):
     """Issue 34: a change whose message never reached the sockets (Redis away when it was
     published) still reaches them within a few checks, with no move after it."""
-    from games import services
+    from games import play
     from games.live import layer
 
     settings.LIVE_WATCH_SECONDS = 0.2
@@ -127,10 +127,10 @@ async def test_a_socket_that_missed_a_change_catches_up_by_itself(settings, monk
     socket = await _open(match.pk, await sync_to_async(_signed_in)(bo))
     real_send = layer.send
     monkeypatch.setattr(layer, "send", lambda messages, what: None)  # the layer is away: lost
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
     monkeypatch.setattr(layer, "send", real_send)
     assert 'data-version="1"' in await socket.receive_from(timeout=5)
     # and the next change arrives live again
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "stay"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "stay"})
     assert 'data-version="2"' in await socket.receive_from(timeout=5)
     await socket.disconnect()

@@ -1,4 +1,4 @@
-"""Socket counts heal when a server process dies (issue 29, item 5; games/socket_slots.py).
+"""Socket counts heal when a server process dies (issue 29, item 5; games/live/socket_slots.py).
 A Daphne killed with a user's sockets open left them counted for 6 hours: the user, with no
 socket open anywhere, was refused below SOCKETS_PER_USER. Now each process's counts are
 forgotten within SOCKET_SLOT_SECONDS of its last refresh."""
@@ -8,7 +8,7 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import services
+from games import play
 from tests.conftest import client_for, make_user
 from tests.platform.conftest import Layout
 
@@ -18,7 +18,7 @@ PER_USER, SLOT_SECONDS = 4, 3
 
 def _setup():
     anna = make_user("anna")
-    match = services.match_create(creator=anna, game="pirater", seats=2, options={}, is_public=True)
+    match = play.match_create(creator=anna, game="pirater", seats=2, options={}, is_public=True)
     return match, client_for(anna).cookies["sessionid"].value
 
 

@@ -6,7 +6,9 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import consumers, history, services
+from games.sockets import consumers
+from games.play import chat as match_chat
+from games import play
 from games.models import Match
 from tests.platform.test_socket_authorisation import (
     _open, _players, _secret, _signed_in, _until_closed, make_private)
@@ -38,7 +40,7 @@ async def test_each_viewer_gets_their_own_view_and_actions_with_every_change():
     spectator, first = await _open_feed(match.pk)
     assert first["my_seat"] is None and "actions" not in first and "my_secret" not in first["view"]
 
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
     pushed = {name: json.loads(await feed.receive_from(timeout=5))
               for name, feed in (("anna", anna_feed), ("bo", bo_feed), ("spectator", spectator))}
     assert {state["version"] for state in pushed.values()} == {1}
@@ -53,7 +55,7 @@ async def test_each_viewer_gets_their_own_view_and_actions_with_every_change():
     page = await _open(match.pk, await sync_to_async(_signed_in)(anna))
 
     def chat():
-        history.chat_post(match=Match.objects.get(pk=match.pk), user=bo, text="good luck")
+        match_chat.chat_post(match=Match.objects.get(pk=match.pk), user=bo, text="good luck")
 
     await sync_to_async(chat)()
     assert "good luck" in await page.receive_from(timeout=5)
@@ -108,7 +110,7 @@ async def test_a_bot_signs_its_feed_with_its_api_token_and_a_revoked_token_ends_
     assert first["my_seat"] == 1 and first["view"]["my_secret"] == await sync_to_async(_secret)(match, 1)
 
     await sync_to_async(token.delete)()
-    await sync_to_async(services.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
+    await sync_to_async(play.action_apply)(match_id=match.pk, user=anna, action={"type": "roll"})
     assert await _until_closed(bot) == ([], consumers.CLOSE_SIGNED_OUT)
 
 

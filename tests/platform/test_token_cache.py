@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts import models as accounts_models
 from accounts.models import ApiToken, Profile
-from games.api import token_user
+from games.web.api import token_user
 from tests.conftest import client_for, make_user
 
 pytestmark = pytest.mark.django_db

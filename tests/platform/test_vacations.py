@@ -8,7 +8,7 @@ from django.db import connection
 from django.urls import reverse
 
 from accounts.models import Vacation, vacation_days_left
-from games import services
+from games import play
 from games.errors import BadRequest
 from tests.conftest import client_for, make_user
 
@@ -19,8 +19,8 @@ def test_eight_racing_vacation_requests_spend_the_allowance_once(settings):
     stored and the turn's deadline moves 21 days, not 105."""
     settings.VACATION_DAYS_PER_YEAR = 21
     anna, bo = make_user("anna"), make_user("bo")
-    match = services.match_create(creator=anna, game="race", seats=2)
-    services.match_join(match_id=match.pk, user=bo)
+    match = play.match_create(creator=anna, game="race", seats=2)
+    play.match_join(match_id=match.pk, user=bo)
     match.refresh_from_db()
     before = match.turn_deadline
     barrier = threading.Barrier(8)
@@ -50,9 +50,9 @@ def test_eight_racing_vacation_requests_spend_the_allowance_once(settings):
 
 def test_one_active_vacation_at_a_time(race_match, player, settings):
     settings.VACATION_DAYS_PER_YEAR = 21
-    services.vacation_start(user=player, days=2)
+    play.vacation_start(user=player, days=2)
     with pytest.raises(BadRequest, match="already on vacation"):
-        services.vacation_start(user=player, days=2)
+        play.vacation_start(user=player, days=2)
     assert Vacation.objects.filter(user=player).count() == 1
 
 

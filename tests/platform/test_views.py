@@ -4,14 +4,14 @@ import re
 
 from django.urls import reverse
 
-from games import services
+from games import play
 from games.models import Match
 from tests.conftest import client_for
 
 
 def test_home_lists_my_matches_waiting_for_me_first(race_match, player, opponent):
-    other = services.match_create(creator=opponent, game="race", seats=2, title="Bo's table")
-    services.match_join(match_id=other.pk, user=player)  # bo moves first there: not my turn
+    other = play.match_create(creator=opponent, game="race", seats=2, title="Bo's table")
+    play.match_join(match_id=other.pk, user=player)  # bo moves first there: not my turn
     response = client_for(player).get(reverse("home"))
     body = response.content.decode()
     assert response.status_code == 200
@@ -36,7 +36,7 @@ def test_create_match_form_validates_options(player):
 
 
 def test_join_and_start_through_pages(player, opponent):
-    match = services.match_create(creator=player, game="race", seats=2)
+    match = play.match_create(creator=player, game="race", seats=2)
     response = client_for(opponent).post(reverse("match_join", args=[match.pk]))
     assert response.status_code == 302
     match.refresh_from_db()
@@ -48,7 +48,7 @@ def test_join_and_start_through_pages(player, opponent):
 def test_a_seat_taken_says_it_waits_only_while_the_match_is_open(player, opponent, outsider):
     """Issue 33: "The match starts when it is full." stayed on the page after the start. On an open
     match's page a success is marked while-open (site.css hides it once the live board runs)."""
-    match = services.match_create(creator=player, game="race", seats=3)
+    match = play.match_create(creator=player, game="race", seats=3)
     client = client_for(opponent)
     page = client.get(client.post(reverse("match_join", args=[match.pk])).url).content.decode()
     assert re.search(r'<li class="msg-success while-open">You have a seat. The match starts when it is full.</li>', page)
@@ -92,7 +92,7 @@ def test_stale_form_is_a_409_showing_the_current_state(race_match, player):
 
 
 def test_form_fields_fill_in_the_action(rf):
-    from games.views import parse_action
+    from games.web.views import parse_action
 
     request = rf.post("/", {"action": '{"type": "offer"}', "a.to": "1", "a.give.ducats": "30",
                             "a.give.ships[]": ["4", "7"], "a.note": "peace"})
@@ -101,8 +101,8 @@ def test_form_fields_fill_in_the_action(rf):
 
 
 def test_outsider_cannot_act_and_private_match_is_hidden(player, opponent, outsider):
-    match = services.match_create(creator=player, game="race", seats=2, is_public=False)
-    services.match_join(match_id=match.pk, user=opponent, invite_code=match.invite_code)
+    match = play.match_create(creator=player, game="race", seats=2, is_public=False)
+    play.match_join(match_id=match.pk, user=opponent, invite_code=match.invite_code)
     client = client_for(outsider)
     assert client.get(match.get_absolute_url()).status_code == 403
     assert client.get(match.get_absolute_url() + f"?invite={match.invite_code}").status_code == 200
@@ -136,7 +136,7 @@ def test_missing_match_is_404(client, db):
 
 
 def test_finished_match_reveals_seed_and_verifies(race_match, staff, player):
-    services.match_finish(match_id=race_match.pk, reason="ended by an admin", actor=staff)
+    play.match_finish(match_id=race_match.pk, reason="ended by an admin", actor=staff)
     client = client_for(player)
     page = client.get(race_match.get_absolute_url()).content.decode()
     race_match.refresh_from_db()
@@ -149,11 +149,22 @@ def test_verify_is_refused_while_running(race_match, player):
     assert client_for(player).get(reverse("match_verify", args=[race_match.pk])).status_code == 403
 
 
-def test_absent_player_returning_to_the_page_is_present_again(race_match, player):
+def test_absent_player_says_they_are_back_by_a_post_never_by_a_look(race_match, player):
+    """A GET changes nothing (issue 32): the page tells an absent player so and offers "I'm back"."""
     race_match.seats.filter(user=player).update(is_absent=True, consecutive_timeouts=3)
-    client_for(player).get(race_match.get_absolute_url())
+    client = client_for(player)
+    version = Match.objects.get(pk=race_match.pk).version
+    page = client.get(race_match.get_absolute_url()).content.decode()
+    seat = race_match.seats.get(user=player)
+    assert seat.is_absent and seat.consecutive_timeouts == 3
+    assert reverse("match_return", args=[race_match.pk]) in page and "You are marked absent" in page
+    assert client.get(reverse("match_return", args=[race_match.pk])).status_code == 405
+    answer = client.post(reverse("match_return", args=[race_match.pk]), follow=True)
     seat = race_match.seats.get(user=player)
     assert not seat.is_absent and seat.consecutive_timeouts == 0
+    text = answer.content.decode()
+    assert "Welcome back" in text and "You are marked absent" not in text
+    assert Match.objects.get(pk=race_match.pk).version == version  # a return is no move
 
 
 def test_rules_page_and_lobby(client, db):
@@ -215,12 +226,12 @@ def test_lobby_messages_tell_the_state_the_match_is_in(player, opponent, outside
     """Joining the last seat says the match has started, not that it starts when full; the
     host of a private match who leaves lands on the home page, not on a 403; the colour picker
     shows the colour you have."""
-    match = services.match_create(creator=player, game="race", seats=2)
+    match = play.match_create(creator=player, game="race", seats=2)
     response = client_for(opponent).post(reverse("match_join", args=[match.pk]), follow=True)
     assert "The match has started" in _flash(response) and "when it is full" not in _flash(response)
 
-    private = services.match_create(creator=player, game="race", seats=3, is_public=False)
-    services.match_set_colour(match_id=private.pk, user=player, colour="red")
+    private = play.match_create(creator=player, game="race", seats=3, is_public=False)
+    play.match_set_colour(match_id=private.pk, user=player, colour="red")
     page = client_for(player).get(private.get_absolute_url()).content.decode()
     picker = page[page.index('<select id="colour"'):]
     picker = picker[:picker.index("</select>")]
@@ -261,7 +272,7 @@ def test_switching_the_game_keeps_what_was_typed(player):
 
 
 def test_an_untitled_match_and_the_lobby_name_the_game_by_its_title(player, opponent, outsider):
-    match = services.match_create(creator=player, game="catan_ships", seats=3)
+    match = play.match_create(creator=player, game="catan_ships", seats=3)
     assert str(match) == f"Catan with ships #{match.pk}"
     body = client_for(opponent).get(reverse("lobby")).content.decode()
     assert "Catan with ships" in body and "Catan_Ships" not in body

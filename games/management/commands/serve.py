@@ -55,7 +55,7 @@ class Command(BaseCommand):
         from twisted.internet import reactor
 
         if settings.JOBS_IN_PROCESS:
-            from games.jobs import start_sweeper
+            from games.play.jobs import start_sweeper
 
             start_sweeper()
             self.stdout.write(f"Background jobs run in this process (sweep every {settings.SWEEP_SECONDS} s).")

@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.engines.dice import seed_hash
 from games.models import Match
-from games.replay import replay_match
+from games.reads.replay import replay_match
 
 
 class Command(BaseCommand):

@@ -4,11 +4,11 @@ import secrets
 
 import pytest
 
-from games import services
+from games.play import lobby
 
 
 class _Dice:
-    """Stands in for the `secrets` module in games.services (the server is a fork of this
+    """Stands in for the `secrets` module in games.play.lobby (the server is a fork of this
     process, so it deals with it too): the next match's dice seed is read from a file the test
     writes, else drawn as usual."""
 
@@ -26,7 +26,7 @@ class _Dice:
 def dice(tmp_path, monkeypatch):
     """Call it with a run's name before the match is dealt: the dice follow from the name."""
     chosen = tmp_path / "dice-seed"
-    monkeypatch.setattr(services, "secrets", _Dice(chosen))
+    monkeypatch.setattr(lobby, "secrets", _Dice(chosen))
 
     def choose(run):
         chosen.write_text(hashlib.sha256(f"crawl {run}".encode()).hexdigest())

@@ -17,7 +17,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import Profile
-from games import services
+from games import play
 from tests.browser.crawl.crawl_games import crawl_cases, crawled_games, game as game_of
 from tests.browser.crawl.crawl_support import LANGUAGES, SIZES, Crawl, Player, Stuck, actions, seeds
 from tests.browser.crawl.crawl_words import RULE_CODE
@@ -97,9 +97,9 @@ def _finished_matches():
     def make():
         for n, g in enumerate(crawled_games()):
             seats = g.seats()
-            match = services.match_create(creator=anna, game=g.name, seats=seats, bot_seats=seats - 1,
+            match = play.match_create(creator=anna, game=g.name, seats=seats, bot_seats=seats - 1,
                                           title=TITLES[n % len(TITLES)])
-            services.match_finish(match_id=match.pk, reason="the game reached its end", actor=boss)
+            play.match_finish(match_id=match.pk, reason="the game reached its end", actor=boss)
             out[g.name] = match
 
     worker = threading.Thread(target=make)

@@ -23,7 +23,9 @@ from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken
 from config import metrics
-from games import live, panels, selectors, services, socket_slots
+from games import live, play
+from games.reads import panels, selectors
+from games.live import socket_slots
 from games.change import Access, digest
 from games.errors import BadRequest, ServiceError
 from games.live import publisher
@@ -173,7 +175,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     def _count_in(self) -> bool:
         """Count this socket against its user's and its address's limits, and as a watcher of
-        its match; False if a limit is full (games/socket_slots.py)."""
+        its match; False if a limit is full (games/live/socket_slots.py)."""
         self.counted = socket_slots.claim(self.scope, self.viewer.key(), self.user)
         return self.counted is not None
 
@@ -245,7 +247,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return message
 
     def _apply(self, message):
-        """Apply a move through services.action_apply, as the forms and the API do, and say how
+        """Apply a move through play.action_apply, as the forms and the API do, and say how
         it went: after the commit, the new version and, for the player to act, their legal
         actions. Hostile input gets the service's message (or the form parser's), never more."""
         with translation.override(self.viewer.language):
@@ -255,7 +257,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 return {"type": "move.refused", "status": 403, "error": _("Log in to play.")}
             try:
                 action = self._action_of(message)
-                change = services.action_apply(match_id=self.match_id, user=self.user, action=action,
+                change = play.action_apply(match_id=self.match_id, user=self.user, action=action,
                                                expected_version=message.get("version"))
             except ServiceError as exc:
                 answer = {"type": "move.refused", "status": exc.status, "error": exc.message}

@@ -1,6 +1,6 @@
 """Reads the pages, the API and the socket need. Everything shown to a person goes through
 `engine.view(state, seat)`: the raw state (and its seed) never reaches a template."""
-from django.db.models import OuterRef, Prefetch, Q, Subquery, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Prefetch, Q, Subquery, prefetch_related_objects
 from django.db.models.functions import Now
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -8,8 +8,8 @@ from django.utils.translation import gettext as _
 from accounts.models import display_name
 from games.engines import get_engine, may_act
 from games.errors import NotAllowed, NotFound
-from games.models import ActionLog, Match, Seat, finish_reason_display
-from games.orders import played_by_order
+from games.models import ActionLog, Match, Seat, StandingOrders, finish_reason_display
+from games.reads.standing import played_by_order
 
 LOG_LINES = 30
 
@@ -18,12 +18,15 @@ def _seats_with_players():
     """A match's seats with their users and profiles in one query (not three: the match page,
     the API and every socket render read them), each with `away_until`, the end of the
     vacation its player is on now (None when at home), so the live part needs no query of its
-    own for it."""
+    own for it; and `has_orders`, whether the seat keeps standing orders that may play, so a
+    move learns whether the next seat's orders are due without a query of its own."""
     from accounts.models import Vacation
 
     away = Vacation.objects.filter(user=OuterRef("user_id"), starts_at__lte=Now(), ends_at__gt=Now())
+    orders = StandingOrders.objects.filter(match=OuterRef("match_id"), seat=OuterRef("number"), paused=False)
     return Seat.objects.select_related("user__profile").annotate(
-        away_until=Subquery(away.order_by("starts_at").values("ends_at")[:1]))
+        away_until=Subquery(away.order_by("starts_at").values("ends_at")[:1]),
+        has_orders=Exists(orders.exclude(lines=[])))
 
 
 def _recent_log(match_id, version):

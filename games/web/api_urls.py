@@ -5,7 +5,7 @@ import functools
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 
-from games.api import api
+from games.web.api import api
 
 
 def _json_405(view):

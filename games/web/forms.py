@@ -6,7 +6,7 @@ from django.utils.translation import get_language, gettext as _, gettext_lazy
 
 from accounts.validators import no_control_characters
 from games.engines import ENGINES, IllegalAction
-from games.limits import ROUNDS_OPTION
+from games.play.limits import ROUNDS_OPTION
 
 
 def game_choices():

@@ -19,7 +19,9 @@ from ninja.security import APIKeyHeader
 from pydantic import AfterValidator, ConfigDict, model_validator
 
 from accounts.models import ApiToken
-from games import limits, selectors, services, validation
+from games.play import limits
+from games.reads import selectors
+from games import play, validation
 from games.engines import ENGINES, get_engine
 from games.engines import actions as declared_actions
 from games.errors import BadRequest, NotAllowed, ServiceError
@@ -190,7 +192,7 @@ class NewMatch(Strict):
         None, max_length=20, description="The game's own options (see the rules page); unknown names are refused.",
         json_schema_extra={"additionalProperties": {"anyOf": [{"type": "boolean"}, {"type": "integer"},
                                                               {"type": "string", "maxLength": 40}]}})
-    turn_seconds: int = Field(24 * 3600, ge=services.MIN_TURN_SECONDS, le=services.MAX_TURN_SECONDS)
+    turn_seconds: int = Field(24 * 3600, ge=play.MIN_TURN_SECONDS, le=play.MAX_TURN_SECONDS)
     time_bank_seconds: int = Field(0, ge=0, le=30 * 24 * 3600)
     game_deadline: Text | None = Field(None, max_length=40, json_schema_extra={"format": "date-time"})
     round_limit: int | None = Field(None, ge=1, le=1000)
@@ -299,7 +301,7 @@ ERRORS = (400, 401, 403, 404, 405, 409, 413)
 
 def answers(ok: int, schema, *, limited: bool = False) -> dict:
     """The answers an endpoint documents; one that makes work for others is also rate-limited
-    per player (429, games.limits)."""
+    per player (429, games.play.limits)."""
     return {ok: schema, **{code: ErrorOut for code in ERRORS + ((429,) if limited else ())}}
 
 
@@ -381,7 +383,7 @@ def match_create(request, payload: NewMatch):
             raise BadRequest(_("game_deadline must be an ISO 8601 date and time with a time zone."))
     _check_option_types(payload.game, payload.options or {})
     with limits.rate_counted("match_create", request.auth):  # a 429, as on the site
-        match = services.match_create(
+        match = play.match_create(
             creator=request.auth, game=payload.game, seats=payload.seats, options=payload.options,
             turn_seconds=payload.turn_seconds, time_bank_seconds=payload.time_bank_seconds,
             game_deadline=deadline, round_limit=payload.round_limit, is_public=payload.public,
@@ -395,13 +397,13 @@ def match_create(request, payload: NewMatch):
 def join(request, match_id: MatchId, payload: JoinIn | None = None):
     payload = payload or JoinIn()
     limits.check_rate("join", request.auth)
-    services.match_join(match_id=match_id, user=request.auth, colour=payload.colour, invite_code=payload.invite)
+    play.match_join(match_id=match_id, user=request.auth, colour=payload.colour, invite_code=payload.invite)
     return selectors.match_summary(selectors.match_get(match_id=match_id), request.auth)
 
 
 @api.post("/matches/{int:match_id}/start", response=answers(200, MatchOut), summary="Start a full match (creator)")
 def start(request, match_id: MatchId, payload: Nothing | None = None):
-    services.match_start(match_id=match_id, user=request.auth)
+    play.match_start(match_id=match_id, user=request.auth)
     return selectors.match_summary(selectors.match_get(match_id=match_id), request.auth)
 
 
@@ -430,7 +432,7 @@ def legal_actions(request, match_id: MatchId):
           summary="Submit an action on the version I saw")
 def act(request, match_id: MatchId, payload: ActionIn):
     # The match as the move committed it (not read again); the mover has a seat, so may see it.
-    change = services.action_apply(match_id=match_id, user=request.auth, action=payload.action,
+    change = play.action_apply(match_id=match_id, user=request.auth, action=payload.action,
                                    expected_version=payload.version)
     return Status(201, _legal(change.match, request.auth))
 
@@ -457,7 +459,7 @@ def replay(request, match_id: MatchId):
             "log": log, "final_state": match.state}
 
 
-# --- Standing orders (games/orders.py): shown to their owner alone -----------------------
+# --- Standing orders (games/play/orders.py): shown to their owner alone -----------------------
 
 ORDER_LINE = ("A line: {\"kind\": one of the game's kinds (docs/orders.md), its fields, \"scope\": "
               "\"always\" (until removed), \"turn\" (the next turn only) or \"until\" with \"until\": an ISO time}")
@@ -482,7 +484,7 @@ def _orders_out(orders) -> dict:
 
 @api.get("/matches/{int:match_id}/orders", response=answers(200, OrdersOut), summary="My standing orders")
 def orders_get(request, match_id: MatchId):
-    from games import orders
+    from games.play import orders
 
     match = selectors.match_for_player(match_id=match_id, user=request.auth)
     if selectors.seat_of(match, request.auth) is None:
@@ -492,7 +494,7 @@ def orders_get(request, match_id: MatchId):
 
 @api.put("/matches/{int:match_id}/orders", response=answers(200, OrdersOut), summary="Set my standing orders")
 def orders_put(request, match_id: MatchId, payload: OrdersIn):
-    from games import orders
+    from games.play import orders
 
     return _orders_out(orders.orders_set(match_id=match_id, user=request.auth, lines=payload.lines,
                                          paused=payload.paused))

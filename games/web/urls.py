@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games.web import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,6 +12,7 @@ urlpatterns = [
     path("matches/<int:match_id>/leave/", views.match_leave, name="match_leave"),
     path("matches/<int:match_id>/colour/", views.match_colour, name="match_colour"),
     path("matches/<int:match_id>/start/", views.match_start, name="match_start"),
+    path("matches/<int:match_id>/return/", views.match_return, name="match_return"),
     path("matches/<int:match_id>/verify/", views.match_verify, name="match_verify"),
     path("matches/<int:match_id>/replay/", views.match_replay, name="match_replay"),
     path("matches/<int:match_id>/export.json", views.match_export, name="match_export"),

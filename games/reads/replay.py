@@ -11,6 +11,8 @@ from django.utils.translation import gettext
 from games.engines import dice, get_engine
 from games.engines.base import edition_of
 from games.models import ActionLog, Match
+from games.reads import selectors
+from games.reads.panels import game_template
 
 
 def match_edition(match: Match) -> int:
@@ -119,9 +121,6 @@ def step_draws(match: Match, before: dict | None, after: dict, readings: list[di
 def replay_context(match: Match, step: int) -> dict:
     """The board as it was after `step` moves of a finished match, as a spectator saw it, with
     the dice of that step and how each follows from the revealed seed, in the game's own way."""
-    from games import selectors
-    from games.panels import game_template
-
     engine = get_engine(match.game)
     total = match.log.filter(kind__in=ActionLog.ENGINE_KINDS).count()
     step = max(0, min(step, total))

@@ -1,5 +1,5 @@
 from django.urls import path
 
-from games.consumers import MatchConsumer
+from games.sockets.consumers import MatchConsumer
 
 websocket_urlpatterns = [path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi())]

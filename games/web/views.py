@@ -13,14 +13,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import limits, panels, selectors, services, validation
+from games.play import limits
+from games.reads import panels, replay, selectors
+from games import play, validation
 from games.live import publisher
 from games.validation import parse_action
 from games.engines import ENGINES, IllegalAction, get_engine
 from games.engines.dice import seed_hash
 from games.errors import ServiceError, TooMany
-from games.forms import MatchForm
-from games.limits import ROUNDS_OPTION
+from games.web.forms import MatchForm
+from games.play.limits import ROUNDS_OPTION
 from games.models import Match
 
 
@@ -99,7 +101,7 @@ def match_new(request):
             try:
                 # Counted only once the fields are good, and given back if the match is refused.
                 with limits.rate_counted("match_create", request.user):
-                    match = services.match_create(
+                    match = play.match_create(
                         creator=request.user, game=data["game"], seats=data["seats"], options=raw,
                         turn_seconds=data["turn_hours"] * 3600, time_bank_seconds=data["time_bank_hours"] * 3600,
                         game_deadline=data["game_deadline"], round_limit=round_limit,
@@ -143,11 +145,6 @@ def match_detail(request, match_id):
                                            invite_code=request.GET.get("invite"))
     except ServiceError as exc:
         return _error_page(request, exc)
-    seat = selectors.seat_of(match, request.user)
-    if seat is not None and seat.is_absent:
-        services.seat_return(match_id=match.pk, user=request.user)
-        match.refresh_from_db()
-        messages.info(request, _("Welcome back: your turns wait for you again."))
     if request.htmx and not request.htmx.boosted:
         return _private(request, match, HttpResponse(panels.render_live(match, request.user, request=request)))
     context = panels.match_context(match, request.user)
@@ -171,7 +168,7 @@ def _private(request, match, response):
 def match_action(request, match_id):
     try:
         action = parse_action(request.POST)
-        change = services.action_apply(match_id=match_id, user=request.user, action=action,
+        change = play.action_apply(match_id=match_id, user=request.user, action=action,
                                        expected_version=request.POST.get("version") or None)
         error, status = None, 200
     except ServiceError as exc:
@@ -222,7 +219,7 @@ def match_join(request, match_id):
         limits.check_rate("join", request.user)
     except ServiceError as exc:
         return _error_page(request, exc)
-    return _lobby_action(request, match_id, services.match_join, _seated_message,
+    return _lobby_action(request, match_id, play.match_join, _seated_message,
                          colour=request.POST.get("colour") or None, invite_code=request.POST.get("invite") or None)
 
 
@@ -231,26 +228,34 @@ def match_join(request, match_id):
 def match_leave(request, match_id):
     # Not back to the match: a private one is no longer the leaver's to see, and a host leaving
     # has closed the table.
-    return _lobby_action(request, match_id, services.match_leave, _("You left the match."), then="home")
+    return _lobby_action(request, match_id, play.match_leave, _("You left the match."), then="home")
 
 
 @login_required
 @require_POST
 def match_colour(request, match_id):
-    return _lobby_action(request, match_id, services.match_set_colour, _("Colour changed."),
+    return _lobby_action(request, match_id, play.match_set_colour, _("Colour changed."),
                          colour=request.POST.get("colour", ""))
 
 
 @login_required
 @require_POST
+def match_return(request, match_id):
+    """An absent player says they are back (a look at the page changes nothing; a move of theirs
+    also brings them back)."""
+    return _lobby_action(request, match_id, play.seat_return, _("Welcome back: your turns wait for you again."))
+
+
+@login_required
+@require_POST
 def match_start(request, match_id):
-    return _lobby_action(request, match_id, services.match_start, _("The match has started."))
+    return _lobby_action(request, match_id, play.match_start, _("The match has started."))
 
 
 @require_safe
 def match_verify(request, match_id):
     """After the end: the seed, its hash, and whether the log replays to the final state."""
-    from games.replay import replay_match
+    from games.reads.replay import replay_match
 
     try:
         match = selectors.match_for_viewer(match_id=match_id, user=request.user)
@@ -289,12 +294,12 @@ def match_replay(request, match_id):
         step = int(request.GET.get("step", "0"))
     except ValueError:
         step = 0
-    return render(request, "games/replay.html", panels.replay_context(match, step))
+    return render(request, "games/replay.html", replay.replay_context(match, step))
 
 
 @require_safe
 def match_export(request, match_id):
-    from games.history import match_export as export
+    from games.reads.export import match_export as export
 
     try:
         match = selectors.match_for_viewer(match_id=match_id, user=request.user)
@@ -350,7 +355,7 @@ def _import_page(request, error, status=None):
 
 @csrf_protect
 def _match_import(request, size):
-    from games.history import match_import as import_match
+    from games.play.imports import match_import as import_match
 
     error, status = None, None
     if request.method == "POST":
@@ -377,7 +382,7 @@ def _match_import(request, size):
 @login_required
 @require_POST
 def chat_post(request, match_id):
-    from games.history import chat_post as post
+    from games.play.chat import chat_post as post
 
     try:
         match = selectors.match_for_viewer(match_id=match_id, user=request.user)
@@ -406,10 +411,10 @@ def vacation(request):
 
     try:
         if request.POST.get("back"):
-            services.vacation_end(user=request.user)
+            play.vacation_end(user=request.user)
             messages.success(request, _("Welcome back: your clocks run again."))
         else:
-            away = services.vacation_start(user=request.user, days=request.POST.get("days"))
+            away = play.vacation_start(user=request.user, days=request.POST.get("days"))
             messages.success(request, _("Enjoy your vacation. Your turns wait until %(until)s.")
                              % {"until": date_format(away.ends_at, "d M Y H:i T")})
     except ServiceError as exc:  # refused: the reason, and a 4xx that says nothing was kept
@@ -417,11 +422,12 @@ def vacation(request):
     return redirect("profile")
 
 
-# --- Standing orders (games/orders.py): the owner's panel --------------------------------
+# --- Standing orders (games/play/orders.py): the owner's panel --------------------------------
 
 def orders_panel_context(match, user) -> dict:
     """What the Orders panel shows its owner: their lines in words and the kinds to add."""
-    from games import orders
+    from games.play import orders
+    from games.reads import standing
 
     seat = selectors.seat_of(match, user) if user.is_authenticated else None
     if seat is None or seat.number is None or match.state is None or match.is_over:
@@ -433,16 +439,16 @@ def orders_panel_context(match, user) -> dict:
     view = get_engine(match.game).view(match.state, seat.number)
     mine = orders.orders_of(match=match, user=user)
     lines = mine.lines if mine else []
-    kinds = [{"kind": k, "label": orders.KIND_LABELS[k],
-              "fields": [{"name": f, "label": orders.FIELD_LABELS[f], "kind": t,
+    kinds = [{"kind": k, "label": standing.KIND_LABELS[k],
+              "fields": [{"name": f, "label": standing.FIELD_LABELS[f], "kind": t,
                           "choices": module.choices(f, view, translation.get_language())}
                          for f, t in fields.items()]}
              for k, fields in module.KINDS.items()]
     return {"orders_shown": True, "orders_match": match, "orders_paused": bool(mine and mine.paused),
-            "orders_lines": [{"index": i, "words": orders.line_words(match.game, line, view),
+            "orders_lines": [{"index": i, "words": standing.line_words(match.game, line, view),
                               "scope": line.get("scope", "always"), "until": line.get("until")}
                              for i, line in enumerate(lines)],
-            "orders_dropped": [orders.line_words(match.game, line, view) for line in (mine.dropped if mine else [])],
+            "orders_dropped": [standing.line_words(match.game, line, view) for line in (mine.dropped if mine else [])],
             "orders_kinds": kinds}
 
 
@@ -450,7 +456,7 @@ def orders_panel_context(match, user) -> dict:
 @require_POST
 def match_orders(request, match_id):
     """Add, remove, move a line or pause them all; answers the panel (htmx) or the page."""
-    from games import orders
+    from games.play import orders
 
     match = get_object_or_404(Match, pk=match_id)
     mine = orders.orders_of(match=match, user=request.user)

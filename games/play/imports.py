@@ -1,65 +1,22 @@
-"""A match's history: the chat kept with it, the step-by-step replay, and export and import as
-JSON so a match played here can be replayed on another site (and the other way round)."""
+"""A match played elsewhere (or here), imported from the JSON games/reads/export.py writes: every
+action replayed from the seed before anything is stored."""
 import json
 
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config import after_response
-from games import limits, live
-from games.bots import bot_user
+from games.play import limits
+from games.play.bots import bot_user
 from games.engines import IllegalAction, get_engine
 from games.engines import actions as declared_actions
 from games.engines.dice import seed_hash
-from games.errors import BadRequest, NotAllowed
-from games.models import ActionLog, ChatMessage, Match, Seat
-from games.replay import deal, match_edition
-from games.selectors import can_chat, seat_names
-from games.validation import refuse_control_characters
+from games.errors import BadRequest
+from games.models import ActionLog, Match, Seat
+from games.reads.export import EXPORT_FORMAT
+from games.reads.replay import deal
 
-EXPORT_FORMAT = "tradewinds-match/1"
 MAX_IMPORT_ACTIONS = 100_000
-
-
-def chat_post(*, match: Match, user, text: str) -> ChatMessage:
-    text = (text or "").strip()
-    if not can_chat(match, user):
-        raise NotAllowed(_("Only the players of this match can write in its chat."))
-    if not text:
-        raise BadRequest(_("Write something first."))
-    if len(text) > 500:
-        raise BadRequest(_("A message is at most 500 characters."))
-    refuse_control_characters(text)
-    message = ChatMessage.objects.create(match=match, user=user, text=text)
-    match_id = match.pk
-    after_response.on_commit(lambda: live.broadcast_chat(match_id))
-    return message
-
-
-def chat_hide(*, message_id, hidden=True) -> None:
-    message = ChatMessage.objects.select_related("match").get(pk=message_id)
-    message.hidden = hidden
-    message.save(update_fields=["hidden"])
-    match_id = message.match_id
-    after_response.on_commit(lambda: live.broadcast_chat(match_id))
-
-
-def match_export(match: Match) -> dict:
-    """Settings, seed and actions: everything another site needs to replay the match."""
-    if not match.is_over or not match.seed:
-        raise NotAllowed(_("A match can be exported once it is over and its seed revealed."))
-    rows = match.log.filter(kind__in=ActionLog.ENGINE_KINDS).order_by("seq")
-    return {
-        "format": EXPORT_FORMAT, "game": match.game, "rules_version": match.rules_version,
-        "edition": match_edition(match),
-        "title": str(match), "seats": match.seats_count, "options": match.options,
-        "players": seat_names(match), "seed": match.seed, "seed_hash": match.seed_hash,
-        "started_at": match.started_at.isoformat() if match.started_at else None,
-        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
-        "finish_reason": match.finish_reason,
-        "actions": [{"seat": r.seat, "kind": r.kind, "action": r.action} for r in rows],
-    }
 
 
 def _edition(data: dict):

@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from accounts.models import Vacation
-from games import selectors
+from games.reads import selectors
 from games.engines import get_engine, may_act
 from games.models import Match, Seat
 
@@ -141,10 +141,3 @@ def viewer_language(user, browser_language=None) -> str:
     if profile is not None and profile.language:
         return profile.language
     return browser_language or translation.get_language()
-
-
-def replay_context(match: Match, step: int) -> dict:
-    """The replay page's context: built in games/replay.py (the step's match, words and draws)."""
-    from games.replay import replay_context as build
-
-    return build(match, step)
