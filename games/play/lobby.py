@@ -103,15 +103,21 @@ def match_join(*, match_id, user, colour: str | None = None, invite_code: str | 
     return seat
 
 
+def _open_seat(changing: Changing, user, not_open: str) -> Seat:
+    """The user's seat in the locked match, which must still be open (`not_open` says why not)."""
+    seat = changing.match.seats.filter(user=user).first()
+    if seat is None:
+        raise BadRequest(_("You have no seat in this match."))
+    if changing.match.status != Match.OPEN:
+        raise BadRequest(not_open)
+    return seat
+
+
 def match_leave(*, match_id, user) -> Change:
     with transaction.atomic():
         changing = core.locked(match_id)
         match = changing.match
-        seat = match.seats.filter(user=user).first()
-        if seat is None:
-            raise BadRequest(_("You have no seat in this match."))
-        if match.status != Match.OPEN:
-            raise BadRequest(_("You can only leave a match before it starts."))
+        seat = _open_seat(changing, user, _("You can only leave a match before it starts."))
         if user.pk == match.creator_id:
             # The creator leaving closes the table for everybody.
             match.status = Match.ABORTED
@@ -125,11 +131,7 @@ def match_set_colour(*, match_id, user, colour: str) -> Change:
     with transaction.atomic():
         changing = core.locked(match_id)
         match = changing.match
-        seat = match.seats.filter(user=user).first()
-        if seat is None:
-            raise BadRequest(_("You have no seat in this match."))
-        if match.status != Match.OPEN:
-            raise BadRequest(_("Colours are chosen before the match starts."))
+        seat = _open_seat(changing, user, _("Colours are chosen before the match starts."))
         if colour not in Seat.COLOURS or match.seats.filter(colour=colour).exclude(pk=seat.pk).exists():
             raise BadRequest(_("That colour is not available."))
         seat.colour = colour

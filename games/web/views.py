@@ -252,19 +252,25 @@ def match_start(request, match_id):
     return _lobby_action(request, match_id, play.match_start, _("The match has started."))
 
 
-@require_safe
-def match_verify(request, match_id):
-    """After the end: the seed, its hash, and whether the log replays to the final state."""
-    from games.reads.replay import replay_match
-
+def _finished_match(request, match_id, not_yet: str):
+    """The finished match with its seed revealed, as this viewer may see it; else the page that
+    says why not (`not_yet` while it runs)."""
     try:
         match = selectors.match_for_viewer(match_id=match_id, user=request.user)
     except ServiceError as exc:
         return _error_page(request, exc)
-    if not match.is_over or match.state is None:
-        return render(request, "games/error.html",
-                      {"message": _("The seed is revealed when the match ends.")}, status=403)
-    result = replay_match(match)
+    if not match.is_over or not match.seed or match.state is None:
+        return render(request, "games/error.html", {"message": not_yet}, status=403)
+    return match
+
+
+@require_safe
+def match_verify(request, match_id):
+    """After the end: the seed, its hash, and whether the log replays to the final state."""
+    match = _finished_match(request, match_id, _("The seed is revealed when the match ends."))
+    if not isinstance(match, Match):
+        return match
+    result = replay.replay_match(match)
     return render(request, "games/verify.html", {"match": match, "result": result,
                                                  "hash_ok": seed_hash(match.seed) == match.seed_hash})
 
@@ -283,13 +289,9 @@ def rules(request, game):
 @require_safe
 def match_replay(request, match_id):
     """Step through a finished match with the board as it was, and the seed behind every die."""
-    try:
-        match = selectors.match_for_viewer(match_id=match_id, user=request.user)
-    except ServiceError as exc:
-        return _error_page(request, exc)
-    if not match.is_over or not match.seed or match.state is None:
-        return render(request, "games/error.html", {"message": _("A match can be replayed once it is over.")},
-                      status=403)
+    match = _finished_match(request, match_id, _("A match can be replayed once it is over."))
+    if not isinstance(match, Match):
+        return match
     try:
         step = int(request.GET.get("step", "0"))
     except ValueError:
