@@ -200,6 +200,12 @@ MATCH_CHANGED_LISTENERS: list[str] = ["notifications.listeners.match_changed", "
 # Links that the apps listening to the platform add to each game's card on the home page: each a
 # template, included with the game as `g`, so the platform's templates never name those apps.
 GAME_CARD_LINKS: list[str] = ["community/partials/game_card_link.html"]
+# The same for a match's page (each template included with the match as `match`), and the home
+# page's own lists (each included with the viewer as `user`).
+MATCH_PAGE_LINKS: list[str] = ["leagues/partials/match_link.html"]
+HOME_SECTIONS: list[str] = ["leagues/partials/my_events.html"]
+# Routers the listening apps add to the JSON API: (address under /api/, dotted path).
+API_ROUTERS: list[tuple[str, str]] = [("/events", "leagues.api.router")]
 
 # Notifications: links in emails and webhooks point here; digests go out at this local hour.
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")
