@@ -80,3 +80,9 @@ def test_the_api_documents_and_serves_events(client, event):
     assert bad.status_code == 400 and Event.objects.count() == 1
     detail = client.get(f"/api/events/{event.pk}").json()
     assert detail["standings"][0]["player"] == "ann"
+
+
+@pytest.mark.parametrize("lang, words", [("de", "Turniere"), ("da", "Turneringer"), ("sv", "Turneringar")])
+def test_it_speaks_the_viewers_language(client, event, lang, words):
+    page = client.get("/events/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert words in page
