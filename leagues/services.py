@@ -181,7 +181,7 @@ def seat_hand(*, event_id, actor, table_id, seat: int, to_user) -> Pairing:
         mine = table.pairings.filter(seat=seat).select_related("entry").first()
         if mine is None:
             raise BadRequest(_("No such seat."))
-        if event.entries.filter(user=to_user, removed=False).exclude(pk=mine.entry_id).exists():
+        if event.entries.filter(user=to_user).exclude(pk=mine.entry_id).exists():  # removed ones too: one entry a player
             raise BadRequest(_("%(player)s already plays in this event.") % {"player": to_user})
         play.seat_hand_over(match_id=table.match_id, seat_number=seat, to_user=to_user, actor=actor)
         entry = mine.entry

@@ -178,3 +178,20 @@ def test_a_bot_seat_fills_a_short_table_and_a_paused_event_waits(play_out):
     assert rnd.status == Round.CLOSED and event.round_set.count() == 1   # paused: no next round
     services.event_pause(event_id=event.pk, actor=organiser, paused=False)
     assert event.round_set.count() == 2
+
+
+def test_the_organiser_hands_a_seat_and_the_newcomer_takes_the_entry():
+    organiser, ann, bo, cy = (make_user(n) for n in ("org", "ann", "bo", "cy"))
+    event = _event(organiser, game="pirater", seats=2, options={})
+    for p in (ann, bo):
+        services.event_join(event_id=event.pk, user=p)
+    _start(event)
+    table = Table.objects.get()
+    seat = table.pairings.get(entry__user=ann).seat
+    with pytest.raises(NotAllowed):
+        services.seat_hand(event_id=event.pk, actor=bo, table_id=table.pk, seat=seat, to_user=cy)
+    with pytest.raises(BadRequest):
+        services.seat_hand(event_id=event.pk, actor=organiser, table_id=table.pk, seat=seat, to_user=bo)
+    services.seat_hand(event_id=event.pk, actor=organiser, table_id=table.pk, seat=seat, to_user=cy)
+    assert table.match.seats.get(number=seat).user == cy
+    assert Entry.objects.filter(event=event, user=cy).exists() and not Entry.objects.filter(user=ann).exists()
