@@ -24,6 +24,7 @@ class NewEvent(Strict):
     options: dict = {}
     fill: str = Event.BYES
     min_rating: float | None = None
+    format: str = Event.SWISS
 
 
 class EventOut(Schema):

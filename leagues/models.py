@@ -7,8 +7,8 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Event(models.Model):
-    SWISS = "swiss"
-    FORMAT_CHOICES = [(SWISS, _("Swiss"))]
+    SWISS, LEAGUE = "swiss", "league"
+    FORMAT_CHOICES = [(SWISS, _("Swiss")), (LEAGUE, _("League division"))]
     ENTRY, RUNNING, PAUSED, FINISHED = "entry", "running", "paused", "finished"
     STATUS_CHOICES = [(ENTRY, _("Taking entries")), (RUNNING, _("Running")), (PAUSED, _("Paused")),
                       (FINISHED, _("Finished"))]

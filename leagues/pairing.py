@@ -155,3 +155,61 @@ def _seat(group) -> list:
         left.remove(p)
         seated.append(p)
     return seated
+
+
+def league_round(players, *, size: int, number: int, rounds_left: int = 2, tries: int = 400, beam: int = 12) -> Pairing:
+    """A round of a league division: scores do not matter, everyone should meet everyone about
+    equally often over the season (a balanced schedule at multiplayer tables). Candidate tables
+    come from many orders of the players (a fixed seed a round, so a round pairs the same if
+    asked twice); the chosen one begins the most even season found (the least sum of squared
+    meeting counts after the last round, by a beam search through the rounds left), since
+    choosing round by round alone strands a pair that never meets. A division is small (a
+    dozen players), so this is cheap.
+    Numbers that do not divide sit out in turn, as Swiss byes do."""
+    import random
+
+    rnd = random.Random(number)
+    ranked = sorted(players, key=lambda p: p.key)
+    sizes, _bots, bye_count = table_sizes(len(ranked), size, size, BYES)
+    byes = [p.key for p in sorted(ranked, key=lambda p: (p.byes, rnd.random()))[:bye_count]]
+    keys = [p.key for p in ranked if p.key not in set(byes)]
+    met = {(a.key, b): n for a in ranked for b, n in a.met.items()}
+    candidates = {}
+    for _ in range(tries):
+        rnd.shuffle(keys)
+        groups, at = [], 0
+        for human in sizes:
+            groups.append(tuple(sorted(keys[at:at + human])))
+            at += human
+        candidates.setdefault(tuple(sorted(groups)), None)
+    splits = list(candidates)
+
+    def after(counts, split):
+        counts = dict(counts)
+        for g in split:
+            for i, a in enumerate(g):
+                for b in g[i + 1:]:
+                    counts[(a, b)] = counts.get((a, b), 0) + 1
+        return counts
+
+    pairs = [(a, b) for i, a in enumerate(sorted(keys)) for b in sorted(keys)[i + 1:]]
+    base = {(a, b): met.get((a, b), 0) for a, b in pairs}
+
+    def cost(counts):
+        # Even meetings (the sum of squares), and above all nobody left never meeting someone.
+        return sum(n * n + (len(pairs) if n == 0 else 0) for n in counts.values())
+
+    # A beam through the season's remaining rounds: the `beam` most even schedules so far are
+    # each extended by every candidate split, and this round's split of the most even season wins.
+    paths = [(cost(base), base, None)]
+    for depth in range(max(1, rounds_left)):
+        grown = []
+        for _, counts, first in paths:
+            for split in splits:
+                c = after(counts, split)
+                grown.append((cost(c), c, first if first is not None else split))
+        grown.sort(key=lambda t: t[0])
+        paths = grown[:beam]
+    best = paths[0][2] if splits else ()
+    by_key = {p.key: p for p in ranked}
+    return Pairing(tables=[[p.key for p in _seat([by_key[k] for k in g])] for g in best], byes=byes)

@@ -34,7 +34,7 @@ def _whole(value, message) -> int:
 
 def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds=24 * 3600, game_hours=14 * 24,
                  round_hours=14 * 24, starts_at=None, options: dict | None = None, fill: str = Event.BYES,
-                 min_rating=None) -> Event:
+                 min_rating=None, format: str = Event.SWISS) -> Event:
     """A Swiss event; its first round starts by itself at starts_at."""
     name = (name or "").strip()
     if not name or len(name) > 80 or any(ord(c) < 32 for c in name):
@@ -62,6 +62,10 @@ def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds
         raise BadRequest(_("The round deadline cannot come before its matches' own deadline."))
     if round_hours > 90 * 24:
         raise BadRequest(_("A round lasts at most 90 days."))
+    if format not in dict(Event.FORMAT_CHOICES):
+        raise BadRequest(_("Unknown format of event."))
+    if format == Event.LEAGUE and fill != Event.BYES:
+        raise BadRequest(_("A league division's players sit out in turn when the numbers do not divide."))
     if fill not in dict(Event.FILL_CHOICES):
         raise BadRequest(_("Unknown way to fill the tables."))
     if fill == Event.SMALLER and seats - 1 < engine.min_players:
@@ -81,7 +85,7 @@ def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds
         return Event.objects.create(
             name=name, organiser=organiser, game=game, options=options, seats=seats, fill=fill, rounds=rounds,
             turn_seconds=turn_seconds, game_hours=game_hours, round_hours=round_hours, min_rating=min_rating,
-            starts_at=starts_at)
+            starts_at=starts_at, format=format)
 
 
 def _locked(event_id) -> Event:
@@ -236,7 +240,11 @@ def _round_start(event, now) -> Round:
     dealt through the platform's services inside this transaction (all or none)."""
     number = event.current_round + 1
     engine = engine_of(event.game)
-    result = pairing.pair(_players(event), size=event.seats, smallest=engine.min_players, fill=event.fill)
+    if event.format == Event.LEAGUE:   # a balanced schedule: everyone meets everyone about equally often
+        result = pairing.league_round(_players(event), size=event.seats, number=number,
+                                      rounds_left=event.rounds - number + 1)
+    else:
+        result = pairing.pair(_players(event), size=event.seats, smallest=engine.min_players, fill=event.fill)
     rnd = Round.objects.create(event=event, number=number, started_at=now,
                                deadline=now + timedelta(hours=event.round_hours))
     entries = {e.pk: e for e in event.entries.filter(removed=False).select_related("user")}

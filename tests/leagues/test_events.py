@@ -195,3 +195,30 @@ def test_the_organiser_hands_a_seat_and_the_newcomer_takes_the_entry():
     services.seat_hand(event_id=event.pk, actor=organiser, table_id=table.pk, seat=seat, to_user=cy)
     assert table.match.seats.get(number=seat).user == cy
     assert Entry.objects.filter(event=event, user=cy).exists() and not Entry.objects.filter(user=ann).exists()
+
+
+def test_a_league_division_season_is_played_to_the_end_with_a_balanced_schedule(play_out):
+    organiser = make_user("org")
+    players = [make_user(f"p{i}") for i in range(6)]
+    event = _event(organiser, format=Event.LEAGUE, rounds=5, name="Division 1")
+    for p in players:
+        services.event_join(event_id=event.pk, user=p)
+    event = _start(event)
+    for number in range(1, 6):
+        rnd = Round.objects.get(event=event, number=number)
+        assert rnd.tables.count() == 2
+        for table in rnd.tables.all():
+            play_out(table.match_id)
+        _check_standings(Event.objects.get(pk=event.pk))
+    event.refresh_from_db()
+    assert event.status == Event.FINISHED
+    met = {}
+    for rnd in event.round_set.all():
+        for table in rnd.tables.all():
+            ids = [p.entry_id for p in table.pairings.all()]
+            for a in ids:
+                for b in ids:
+                    if a < b:
+                        met[(a, b)] = met.get((a, b), 0) + 1
+    assert len(met) == 15   # everyone met everyone
+    assert max(met.values()) - min(met.values()) <= 3   # about equally often (the best for six in threes is 2)

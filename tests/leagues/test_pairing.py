@@ -3,7 +3,9 @@ from collections import Counter
 
 from hypothesis import given, settings, strategies as st
 
-from leagues.pairing import BOTS, BYES, SMALLER, Player, order, pair
+import pytest
+
+from leagues.pairing import BOTS, BYES, SMALLER, Player, league_round, order, pair
 
 
 def _play_rounds(n, size, rounds, fill, seed):
@@ -98,3 +100,19 @@ def test_nine_players_at_three_seat_tables_meet_nobody_twice_in_two_rounds():
     players, history = _play_rounds(9, 3, 2, BYES, 7)
     assert all(times == 1 for p in players.values() for times in p.met.values())
     assert all(Counter(p.seats.values()) for p in players.values())
+
+
+@pytest.mark.parametrize("n, size, rounds", [(6, 2, 5), (8, 2, 7), (9, 3, 4)])
+def test_a_league_schedule_is_a_round_robin_where_one_exists(n, size, rounds):
+    from itertools import combinations
+
+    players = {k: Player(key=k) for k in range(n)}
+    for number in range(1, rounds + 1):
+        result = league_round(list(players.values()), size=size, number=number, rounds_left=rounds - number + 1)
+        assert sorted(k for t in result.tables for k in t) == list(range(n))
+        for table in result.tables:
+            for a in table:
+                for b in table:
+                    if a != b:
+                        players[a].met[b] = players[a].met.get(b, 0) + 1
+    assert {players[a].met.get(b, 0) for a, b in combinations(range(n), 2)} == {1}
