@@ -1,6 +1,6 @@
 """`make bench`: every figure of the benchmark suite, measured side by side in one run.
 
-    .venv/bin/python bench/run.py [--only engines,bots,catan,queries,change,sweep,latency,pages,load,open_loop,idle_sockets,socket_spam,peer] [--seconds 60]
+    .venv/bin/python bench/run.py [--only engines,bots,catan,pairing,queries,change,sweep,latency,pages,load,open_loop,idle_sockets,socket_spam,peer] [--seconds 60]
 
 Prints a table (name, value, unit, target, pass/fail) and writes bench/results.json. It drops
 and recreates its own database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1/bench)
@@ -27,7 +27,7 @@ sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != 
 from bench import common  # noqa: E402
 from bench.common import Figure  # noqa: E402
 
-PARTS = ("engines", "bots", "catan", "queries", "change", "sweep", "latency", "pages", "load", "open_loop", "idle_sockets",
+PARTS = ("engines", "bots", "catan", "pairing", "queries", "change", "sweep", "latency", "pages", "load", "open_loop", "idle_sockets",
          "socket_spam", "peer")
 
 
@@ -92,6 +92,7 @@ def main(argv=None) -> int:
     part("engines")
     part("bots")
     part("catan")
+    part("pairing")
 
     if set(parts) - {"engines", "bots", "catan"}:
         print("[bench] fresh database, migrations, static files…", flush=True)

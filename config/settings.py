@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "games.catan_ships",
     "community",
     "notifications",
+    "leagues",
 ]
 
 MIDDLEWARE = [
@@ -186,6 +187,7 @@ CELERY_BEAT_SCHEDULE = {
     "deadline-sweep": {"task": "games.tasks.sweep_due_matches", "schedule": SWEEP_SECONDS,
                        "options": {"expires": SWEEP_SECONDS}},  # sweeps held up in a backlog are dropped
     "notifications-sweep": {"task": "notifications.tasks.sweep_notifications", "schedule": 60.0},
+    "events-sweep": {"task": "leagues.tasks.sweep_events", "schedule": 60.0},
 }
 CELERY_TIMEZONE = "UTC"
 
@@ -193,10 +195,17 @@ CELERY_TIMEZONE = "UTC"
 MATCH_FINISHED_LISTENERS: list[str] = ["community.ratings.match_finished", "notifications.listeners.match_finished"]
 # Called (by dotted path, with match_id=, first_seq=, last_seq=, turn_passed_to=) after every
 # committed change of a running match, from a background job.
-MATCH_CHANGED_LISTENERS: list[str] = ["notifications.listeners.match_changed", "notifications.orders.orders_played"]
+MATCH_CHANGED_LISTENERS: list[str] = ["notifications.listeners.match_changed", "notifications.orders.orders_played",
+                                      "leagues.listeners.match_changed"]
 # Links that the apps listening to the platform add to each game's card on the home page: each a
 # template, included with the game as `g`, so the platform's templates never name those apps.
 GAME_CARD_LINKS: list[str] = ["community/partials/game_card_link.html"]
+# The same for a match's page (each template included with the match as `match`), and the home
+# page's own lists (each included with the viewer as `user`).
+MATCH_PAGE_LINKS: list[str] = ["leagues/partials/match_link.html"]
+HOME_SECTIONS: list[str] = ["leagues/partials/my_events.html"]
+# Routers the listening apps add to the JSON API: (address under /api/, dotted path).
+API_ROUTERS: list[tuple[str, str]] = [("/events", "leagues.api.router")]
 
 # Notifications: links in emails and webhooks point here; digests go out at this local hour.
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")

@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/", include("games.web.api_urls")),
     path("", include("notifications.urls")),
     path("", include("community.urls")),
+    path("events/", include("leagues.urls")),
     path("", include("games.web.urls")),
 ]
 

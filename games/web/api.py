@@ -8,7 +8,9 @@ and each endpoint's schema says which fields, of which types, within which bound
 refusal is a 4xx JSON answer {"error": "..."}, as the API has always answered."""
 from typing import Annotated, Any, Literal
 
+from django.conf import settings
 from django.http import Http404, JsonResponse
+from django.utils.module_loading import import_string
 from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -498,3 +500,9 @@ def orders_put(request, match_id: MatchId, payload: OrdersIn):
 
     return _orders_out(orders.orders_set(match_id=match_id, user=request.auth, lines=payload.lines,
                                          paused=payload.paused))
+
+
+# The apps that listen to the platform add their own routers (settings.API_ROUTERS), so the
+# platform's API never names them. Last: their modules import the schemas above.
+for _prefix, _router in settings.API_ROUTERS:
+    api.add_router(_prefix, import_string(_router))

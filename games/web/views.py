@@ -29,7 +29,7 @@ from games.models import Match
 @require_safe
 def home(request):
     context = {"open_matches": selectors.open_matches(), "games": ENGINES.values(),
-               "game_card_links": settings.GAME_CARD_LINKS}
+               "game_card_links": settings.GAME_CARD_LINKS, "home_sections": settings.HOME_SECTIONS}
     if request.user.is_authenticated:
         context["my_matches"] = selectors.matches_for_user(request.user)
     return render(request, "games/home.html", context)
@@ -152,6 +152,7 @@ def match_detail(request, match_id):
                    invite_url=request.build_absolute_uri(reverse("match_detail", args=[match.pk]))
                    + f"?invite={match.invite_code}")
     context.update(orders_panel_context(match, request.user))
+    context["match_page_links"] = settings.MATCH_PAGE_LINKS  # the listening apps' links (never named here)
     return _private(request, match, render(request, "games/match_detail.html", context))
 
 

@@ -1,0 +1,25 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engines import ENGINES
+from leagues.models import Event
+
+
+class EventForm(forms.Form):
+    """What an organiser sets; the services check it all again (and against the game)."""
+
+    name = forms.CharField(label=_("Name"), max_length=80)
+    game = forms.ChoiceField(label=_("Game"))
+    seats = forms.IntegerField(label=_("Players at each table"), min_value=2, max_value=6, initial=3)
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=3)
+    fill = forms.ChoiceField(label=_("When the players do not fill the tables"), choices=Event.FILL_CHOICES)
+    turn_hours = forms.IntegerField(label=_("Hours per turn"), min_value=1, max_value=336, initial=24)
+    game_hours = forms.IntegerField(label=_("Hours for a whole match"), min_value=1, initial=14 * 24)
+    round_hours = forms.IntegerField(label=_("Hours for a round"), min_value=1, initial=14 * 24)
+    starts_at = forms.DateTimeField(label=_("Starts at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    min_rating = forms.FloatField(label=_("Least rating to enter"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(name, engine.title) for name, engine in ENGINES.items()
+                                       if not name.startswith("race")]
