@@ -10,6 +10,7 @@ from games.engines import get_engine, may_act
 from games.errors import NotAllowed, NotFound
 from games.models import ActionLog, Match, Seat, StandingOrders, finish_reason_display
 from games.reads.standing import played_by_order
+from games.reads.substitutes import substitute_words
 
 LOG_LINES = 30
 
@@ -248,6 +249,8 @@ def describe(engine, event: dict, names: list[str]) -> str:
                                                                      "player": event.get("to")}
     if kind.startswith("admin_"):
         return _("An admin changed the match.")
+    if kind.startswith("substitute_"):
+        return substitute_words(engine, event, names)
     return engine.describe(event, names, lang=translation.get_language())
 
 

@@ -1,0 +1,71 @@
+"""Substitutes as players read them: the log's notes in the game's own words, the offers a
+volunteer may take, the offer a seated player may refuse (games/play/substitutes.py writes)."""
+from django.utils import timezone
+from django.utils.translation import gettext as _, pgettext
+
+from games.models import Match, SeatOffer, Volunteer
+
+# What a player commands in each game, for "kenji took over jonas's fleet in round 14".
+def _holding(game: str) -> str:
+    if game == "fuldrigger":
+        return pgettext("what a player holds", "fleet")
+    if game == "pirater":
+        return pgettext("what a player holds", "crew")
+    return pgettext("what a player holds", "settlements")
+
+
+def substitute_words(engine, event: dict, names: list[str]) -> str:
+    kind = event.get("type")
+    seat = event.get("seat", 0)
+    seat_name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else _("a player")
+    holding = _holding(getattr(engine, "name", ""))
+    if kind == "substitute_offered":
+        return _("%(player)s's %(holding)s is offered to a substitute.") % {
+            "player": event.get("player") or seat_name, "holding": holding}
+    if kind == "substitute_withdrawn":
+        return _("%(player)s is back: their %(holding)s is no longer offered.") % {
+            "player": event.get("player") or seat_name, "holding": holding}
+    if kind == "substitute_took_over":
+        if event.get("round") is not None:
+            return _("%(new)s took over %(old)s's %(holding)s in round %(round)s.") % {
+                "new": event.get("to"), "old": event.get("from"), "holding": holding, "round": event["round"]}
+        return _("%(new)s took over %(old)s's %(holding)s.") % {
+            "new": event.get("to"), "old": event.get("from"), "holding": holding}
+    if kind == "substitute_refusal":
+        return _("A player voted to refuse the substitute (%(votes)s of %(needed)s needed).") % {
+            "votes": event.get("votes"), "needed": event.get("needed")}
+    if kind == "substitute_refused":
+        return _("The table refused %(new)s: %(old)s's %(holding)s is offered again.") % {
+            "new": event.get("substitute"), "old": event.get("player"), "holding": holding}
+    return _("The seat's substitute changed.")
+
+
+def volunteering_of(user) -> dict[str, Volunteer]:
+    if user is None or not user.is_authenticated:
+        return {}
+    return {v.game: v for v in Volunteer.objects.filter(user=user)}
+
+
+def offers_for(user):
+    """Open offers of seats in the games this player volunteers for, in matches they are not in."""
+    games = list(Volunteer.objects.filter(user=user).values_list("game", flat=True))
+    if not games:
+        return []
+    offers = (SeatOffer.objects.filter(status=SeatOffer.OPEN, match__status=Match.RUNNING, match__game__in=games)
+              .exclude(match__seats__user=user).select_related("match", "leaver").order_by("created_at"))
+    # `refused` is a short list; JSON containment is not portable to SQLite, so it is read here.
+    return [offer for offer in offers if user.pk not in offer.refused]
+
+
+def refusable_offer(match: Match, user):
+    """The substitute this player may still vote to refuse in this match, if any."""
+    if user is None or not user.is_authenticated:
+        return None
+    seats = list(match.seats.all())
+    offer = (SeatOffer.objects.filter(match=match, status=SeatOffer.TAKEN, refusable_until__gt=timezone.now())
+             .exclude(substitute=user).select_related("substitute").first())
+    if offer is None or user.pk in offer.refusals:
+        return None
+    if not any(s.user_id == user.pk and s.number != offer.seat and not s.is_bot and not s.is_absent for s in seats):
+        return None
+    return offer
