@@ -8,7 +8,6 @@ listeners hear through the Change (a push listener tells the volunteers of `subs
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,6 +18,7 @@ from games.errors import BadRequest, NotAllowed, NotFound
 from games.models import Match, Seat, SeatOffer, Volunteer
 from games.play import core, projections
 from games.reads.reliability import reliability_of, reliability_of_many
+from games.reads.substitutes import may_substitute, minimum_for
 
 
 def volunteer_set(*, user, game: str, hours_from=0, hours_until=24) -> Volunteer:
@@ -49,11 +49,6 @@ def within_hours(volunteer: Volunteer, now, zone: str) -> bool:
     return start <= hour < end if start < end else (hour >= start or hour < end)
 
 
-def minimum_for(match: Match) -> int:
-    """The reliability a substitute needs: the match's own minimum, else the site's."""
-    return max(match.min_reliability or 0, settings.SUBSTITUTE_MIN_RELIABILITY)
-
-
 def eligible(match: Match, offer: SeatOffer | None = None) -> list[Volunteer]:
     """Volunteers for this game, reliable enough, not seated here and not refused by this table."""
     seated = {s.user_id for s in match.seats.all()}
@@ -62,9 +57,7 @@ def eligible(match: Match, offer: SeatOffer | None = None) -> list[Volunteer]:
                   .select_related("user__profile").order_by("created_at")
                   if v.user_id not in seated and v.user_id not in refused]
     known = reliability_of_many([v.user_id for v in volunteers])
-    need = minimum_for(match)
-    # A newcomer has shown nothing yet: a seat someone abandoned goes to a proven player.
-    return [v for v in volunteers if not known[v.user_id].newcomer and (known[v.user_id].percent or 0) >= need]
+    return [v for v in volunteers if may_substitute(known[v.user_id], match)]
 
 
 def _zone(user) -> str:
@@ -128,10 +121,9 @@ def offer_accept(*, offer_id, user, now=None) -> Change:
             raise BadRequest(_("You already have a seat in this match."))
         if user.pk in offer.refused:
             raise NotAllowed(_("This table refused you as substitute."))
-        known, need = reliability_of(user.pk), minimum_for(match)
-        if known.newcomer or (known.percent or 0) < need:
+        if not may_substitute(reliability_of(user.pk), match):
             raise NotAllowed(_("This seat needs a player who takes %(percent)s %% of turns in time.")
-                             % {"percent": need})
+                             % {"percent": minimum_for(match)})
         seat = next(s for s in match.seats.all() if s.number == offer.seat)
         leaver = seat.user
         seat.user, seat.is_absent, seat.consecutive_timeouts = user, False, 0

@@ -1,9 +1,11 @@
 """Substitutes as players read them: the log's notes in the game's own words, the offers a
 volunteer may take, the offer a seated player may refuse (games/play/substitutes.py writes)."""
+from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _, pgettext
 
 from games.models import Match, SeatOffer, Volunteer
+from games.reads.reliability import Reliability, reliability_of
 
 # What a player commands in each game, for "kenji took over jonas's fleet in round 14".
 def _holding(game: str) -> str:
@@ -40,6 +42,16 @@ def substitute_words(engine, event: dict, names: list[str]) -> str:
     return _("The seat's substitute changed.")
 
 
+def minimum_for(match: Match) -> int:
+    """The reliability a substitute needs: the match's own minimum, else the site's."""
+    return max(match.min_reliability or 0, settings.SUBSTITUTE_MIN_RELIABILITY)
+
+
+def may_substitute(known: Reliability, match: Match) -> bool:
+    # A newcomer has shown nothing yet: a seat someone abandoned goes to a proven player.
+    return not known.newcomer and (known.percent or 0) >= minimum_for(match)
+
+
 def volunteering_of(user) -> dict[str, Volunteer]:
     if user is None or not user.is_authenticated:
         return {}
@@ -54,7 +66,8 @@ def offers_for(user):
     offers = (SeatOffer.objects.filter(status=SeatOffer.OPEN, match__status=Match.RUNNING, match__game__in=games)
               .exclude(match__seats__user=user).select_related("match", "leaver").order_by("created_at"))
     # `refused` is a short list; JSON containment is not portable to SQLite, so it is read here.
-    return [offer for offer in offers if user.pk not in offer.refused]
+    known = reliability_of(user.pk)
+    return [offer for offer in offers if user.pk not in offer.refused and may_substitute(known, offer.match)]
 
 
 def refusable_offer(match: Match, user):
