@@ -82,3 +82,25 @@ def refusable_offer(match: Match, user):
     if not any(s.user_id == user.pk and s.number != offer.seat and not s.is_bot and not s.is_absent for s in seats):
         return None
     return offer
+
+
+def takeovers(match: Match) -> list[SeatOffer]:
+    """The seats of this match a substitute holds now, with who left them (docs/substitutes.md)."""
+    holders = {s.number: s.user_id for s in match.seats.all()}
+    return [o for o in SeatOffer.objects.filter(match=match, status=SeatOffer.TAKEN).select_related("leaver")
+            if o.substitute_id is not None and holders.get(o.seat) == o.substitute_id]
+
+
+def played_shares(match: Match) -> dict[int, float]:
+    """Each substitute's share of their seat's turns (rows by its players, bots and timeouts
+    included): what their rating change is weighed by."""
+    from games.models import ActionLog
+
+    shares = {}
+    for offer in takeovers(match):
+        rows = ActionLog.objects.filter(match=match, seat=offer.seat, kind__in=(
+            ActionLog.PLAYER, ActionLog.ORDER, ActionLog.TIMEOUT, ActionLog.BOT))
+        total = rows.count()
+        theirs = rows.filter(actor_id=offer.substitute_id).count()
+        shares[offer.substitute_id] = theirs / total if total else 0.0
+    return shares
