@@ -50,10 +50,10 @@ def deadline_apply(*, match_id, now=None) -> bool:
             if newly_absent:
                 owner.is_absent = True
             owner.save(update_fields=["consecutive_timeouts", "time_bank_left", "is_absent"])
-            if newly_absent and not owner.is_bot:
-                substitutes.offer_open(changing, owner, now)
             if owner.is_absent and match.bots_cover_absence and match.turn_seats:
                 core.note(changing, {"type": "bot_covers", "seat": owner.number})
+            if newly_absent and not owner.is_bot:
+                substitutes.offer_open(changing, owner, now)
         # Bots (and absent players they cover for) move at once, turn after turn, until a
         # person is to act.
         for _attempt in range(core.MAX_AUTOMATIC_STEPS):
