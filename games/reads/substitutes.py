@@ -104,3 +104,28 @@ def played_shares(match: Match) -> dict[int, float]:
         theirs = rows.filter(actor_id=offer.substitute_id).count()
         shares[offer.substitute_id] = theirs / total if total else 0.0
     return shares
+
+
+def earlier_names(match: Match, rows, names: list[str]) -> dict[int, list[str]]:
+    """For log rows played by a seat's earlier player (before a substitute took it over), the
+    seat names as they were then, by row: "jonas rolled", not the substitute's name, on what
+    jonas did. Rows by the seats' current players (nearly always all of them) cost nothing."""
+    from accounts.models import display_name
+    from django.contrib.auth import get_user_model
+
+    if match.player_names:
+        return {}
+    holders = {s.number: s.user_id for s in match.seats.all()}
+    earlier = [r for r in rows if r.seat is not None and r.actor_id is not None
+               and r.seat in holders and holders[r.seat] != r.actor_id]
+    if not earlier:
+        return {}
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in={r.actor_id for r in earlier})
+             .select_related("profile")}
+    out = {}
+    for row in earlier:
+        then = list(names)
+        if row.seat < len(then) and row.actor_id in users:
+            then[row.seat] = display_name(users[row.actor_id])
+        out[row.seq] = then
+    return out
