@@ -59,3 +59,16 @@ def test_volunteering_and_taking_an_offered_seat_by_the_page(settings, player, o
     assert "Refuse this substitute" in match_page and "kenji took over anna" in match_page
     assert client_for(opponent).post(reverse("offer_refuse", args=[offer.pk])).status_code == 302
     assert match.seats.get(number=0).user == player  # one of one voters: a majority
+
+
+@pytest.mark.django_db
+def test_staff_see_volunteers_and_offers_in_the_admin_and_cannot_edit_offers(staff, player, opponent):
+    play.volunteer_set(user=player, game="race")
+    match = play.match_create(creator=player, game="race", seats=2)
+    offer = SeatOffer.objects.create(match=match, seat=0, leaver=player)
+    client = client_for(staff)
+    assert "anna" in client.get(reverse("admin:games_volunteer_changelist")).content.decode()
+    assert client.get(reverse("admin:games_seatoffer_changelist")).status_code == 200
+    client.post(reverse("admin:games_seatoffer_change", args=[offer.pk]), {"status": "taken"})
+    offer.refresh_from_db()
+    assert offer.status == SeatOffer.OPEN

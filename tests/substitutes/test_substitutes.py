@@ -162,3 +162,28 @@ def test_two_volunteers_accepting_at_once_one_gets_the_seat(attempt, settings):
     winner = next(name for name, out in outcomes.items() if out == "seat")
     assert match.seats.get(number=0).user.username == winner
     assert ActionLog.objects.filter(match=match, action__type="substitute_took_over").count() == 1
+
+
+def test_the_api_volunteers_lists_offers_and_accepts_once(table, client, django_capture_on_commit_callbacks):
+    from accounts.models import ApiToken
+    match, anna, bo, dag = table
+    kenji, lea = make_user("kenji"), make_user("lea")
+    for user in (kenji, lea):
+        history(user, in_time=20, other=bo)
+    auth = {u.username: {"HTTP_AUTHORIZATION": f"Token {ApiToken.issue(u)[1]}"} for u in (kenji, lea)}
+    bad = client.put("/api/substitutes/volunteering/race", content_type="application/json",
+                     data={"hours_from": 30}, **auth["kenji"])
+    assert bad.status_code == 400
+    for name in ("kenji", "lea"):
+        ok = client.put("/api/substitutes/volunteering/race", content_type="application/json",
+                        data={"hours_from": 0, "hours_until": 24}, **auth[name])
+        assert ok.json() == {"games": [{"game": "race", "hours_from": 0, "hours_until": 24}]}
+    _absent(match, django_capture_on_commit_callbacks)
+    offers = client.get("/api/substitutes/offers", **auth["kenji"]).json()["offers"]
+    assert [o["match"] for o in offers] == [match.pk] and offers[0]["player"] == "anna"
+    first = client.post(f"/api/substitutes/offers/{offers[0]['id']}/accept", content_type="application/json", **auth["kenji"])
+    assert first.status_code == 200, first.json()
+    assert first.json()["my_seat"] == 0
+    second = client.post(f"/api/substitutes/offers/{offers[0]['id']}/accept", content_type="application/json", **auth["lea"])
+    assert second.status_code == 400 and second.json()["error"] == "Someone else took this seat a moment ago."
+    assert client.post("/api/substitutes/offers/999999/accept", content_type="application/json", **auth["lea"]).status_code == 404
