@@ -26,6 +26,7 @@ from community.seasons import season_of
 from community.selectors import Placing, placings
 from games.play.limits import unrated_reason
 from games.models import Match, Seat
+from games.reads.substitutes import played_shares, takeovers
 
 log = logging.getLogger(__name__)
 
@@ -51,12 +52,14 @@ def match_finished(*, match_id) -> bool:
                                                           round_limit=match.round_limit, options=match.options):
             return False
         places = placings(match, seats)
+        shares = played_shares(match)
+        places = _with_leavers(match, places)
         if len(places) < 2:
             return False
         season = season_of(match.finished_at)
         capped = _capped_players(match, [p.user.pk for p in places])
         for board in (ALL_TIME, season):
-            _rate(match, places, board, capped)
+            _rate(match, places, board, capped, shares)
         if capped:
             log.warning("rated match %s: players %s met again past the bound of %s rated matches in %s days; "
                         "their ratings do not move (admin: rating changes, capped)", match_id, sorted(capped),
@@ -79,7 +82,17 @@ def _capped_players(match: Match, users: list[int]) -> set[int]:
     return {user for pair, count in met.items() if count >= settings.RATED_GAMES_PER_PAIR for user in pair}
 
 
-def _rate(match: Match, places: list[Placing], season: str, capped: set[int] = frozenset()) -> None:
+def _with_leavers(match: Match, places: list[Placing]) -> list[Placing]:
+    """A player whose seat a substitute took over takes the loss: they rank after everyone,
+    as an absent seat does (docs/substitutes.md)."""
+    gone = [o for o in takeovers(match) if o.leaver_id not in {p.user.pk for p in places}]
+    last = 1 + len(places)
+    return places + [Placing(seat=o.seat, user=o.leaver, rank=last, game_rank=None, score=None, absent=True)
+                     for o in gone]
+
+
+def _rate(match: Match, places: list[Placing], season: str, capped: set[int] = frozenset(),
+          shares: dict[int, float] | None = None) -> None:
     users = [p.user for p in places]
     fresh = _ordinal(MODEL.mu, MODEL.sigma)
     Rating.objects.bulk_create(
@@ -94,6 +107,11 @@ def _rate(match: Match, places: list[Placing], season: str, capped: set[int] = f
     for place, (after,) in zip(places, rated):
         rating = current[place.user.pk]
         held = place.user.pk in capped  # past the pair bound: recorded, but moves nothing
+        share = (shares or {}).get(place.user.pk)
+        if share is not None and not held:
+            # A substitute's result counts by the share of the seat's turns they played.
+            after = MODEL.rating(mu=rating.mu + share * (after.mu - rating.mu),
+                                 sigma=rating.sigma + share * (after.sigma - rating.sigma))
         mu_after, sigma_after = (rating.mu, rating.sigma) if held else (after.mu, after.sigma)
         events.append(RatingEvent(
             match=match, user=place.user, game=match.game, season=season, rank=place.rank,

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_safe
 from community import selectors
 from community.models import ALL_TIME
 from community.seasons import current_season, is_season, season_title
+from games.reads.reliability import reliability_of
 from games.errors import NotFound, ServiceError
 
 
@@ -58,6 +59,7 @@ def player(request, username):
         "ratings": selectors.player_ratings(user=user),
         "results": selectors.player_results(user=user, viewer=viewer),
         "current": selectors.player_current(user=user, viewer=viewer),
+        "reliability": reliability_of(user.pk),
         "opponents": selectors.frequent_opponents(user=user, viewer=viewer),
         "min_games": selectors.min_games(),
     })

@@ -255,6 +255,8 @@ VACATION_DAYS_PER_YEAR = int(env("VACATION_DAYS_PER_YEAR", "21"))
 
 # Consecutive turn timeouts after which a seat is marked absent and played by timeouts.
 ABSENT_AFTER_TIMEOUTS = int(env("ABSENT_AFTER_TIMEOUTS", "3"))
+# The share of turns in time (%) a volunteer needs to be offered an absent seat (docs/substitutes.md).
+SUBSTITUTE_MIN_RELIABILITY = int(env("SUBSTITUTE_MIN_RELIABILITY", "80"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

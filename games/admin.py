@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _, gettext_lazy, ngettext
 
 from games import play
 from games.errors import BadRequest, ServiceError
-from games.models import ActionLog, ChatMessage, Job, Match, Seat
+from games.models import ActionLog, ChatMessage, Job, Match, Seat, SeatOffer, Volunteer
 
 admin.site.site_header = gettext_lazy("Tradewinds administration")
 admin.site.site_title = gettext_lazy("Tradewinds administration")
@@ -259,3 +259,26 @@ class JobAdmin(ReadOnlyAdmin):
         self.message_user(request, ngettext("%(count)s job will be run again.", "%(count)s jobs will be run again.",
                                            count) % {"count": count}, messages.SUCCESS)
 
+
+
+@admin.register(Volunteer)
+class VolunteerAdmin(admin.ModelAdmin):
+    list_display = ("user", "game", "hours_from", "hours_until", "created_at")
+    list_filter = ("game",)
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)
+
+
+@admin.register(SeatOffer)
+class SeatOfferAdmin(admin.ModelAdmin):
+    """Offers are changed by the services alone (one transaction, the match locked): read here."""
+    list_display = ("match", "seat", "leaver", "substitute", "status", "created_at", "taken_at", "refusable_until")
+    list_filter = ("status",)
+    search_fields = ("leaver__username", "substitute__username")
+    raw_id_fields = ("match", "leaver", "substitute")
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request):
+        return False

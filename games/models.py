@@ -62,6 +62,8 @@ class Match(models.Model):
     time_bank_seconds = models.PositiveIntegerField(_("time bank (seconds)"), default=0)
     game_deadline = models.DateTimeField(_("match deadline"), null=True, blank=True)
     round_limit = models.PositiveIntegerField(_("round limit"), null=True, blank=True)
+    # The share of turns in time (percent, games/reads/reliability.py) a player needs to join.
+    min_reliability = models.PositiveSmallIntegerField(_("minimum reliability (%)"), null=True, blank=True)
 
     state = models.JSONField(_("game state"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=0)
@@ -274,3 +276,60 @@ class StandingOrders(models.Model):
 
     def __str__(self):
         return f"{self.match} seat {self.seat} orders"
+
+
+class Volunteer(models.Model):
+    """A player ready to take over an absent player's seat in one game, in the hours of the day
+    (in their own time zone) they can play (games/play/substitutes.py)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="volunteering",
+                             verbose_name=_("player"))
+    game = models.CharField(_("game"), max_length=32)
+    # Hours of the day, 0-23, in the player's zone; from > until wraps past midnight (22 to 6).
+    hours_from = models.PositiveSmallIntegerField(_("from hour"), default=0)
+    hours_until = models.PositiveSmallIntegerField(_("until hour"), default=24)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("substitute volunteer")
+        verbose_name_plural = _("substitute volunteers")
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_volunteering_per_game")]
+
+    def __str__(self):
+        return f"{self.user} for {self.game} {self.hours_from}-{self.hours_until}"
+
+
+class SeatOffer(models.Model):
+    """An absent player's seat offered to volunteers. The first who accepts takes it over at
+    once; the other seated players may refuse them until `refusable_until` (docs/substitutes.md)."""
+
+    OPEN, TAKEN, WITHDRAWN, CLOSED = "open", "taken", "withdrawn", "closed"
+    STATUS_CHOICES = [(OPEN, pgettext_lazy("seat offer", "Open")), (TAKEN, pgettext_lazy("seat offer", "Taken")),
+                      (WITHDRAWN, pgettext_lazy("seat offer", "Withdrawn")),
+                      (CLOSED, pgettext_lazy("seat offer", "Closed"))]
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_offers", verbose_name=_("match"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    leaver = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats_left",
+                               verbose_name=_("absent player"))
+    substitute = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="seats_taken_over", verbose_name=_("substitute"))
+    status = models.CharField(_("status"), max_length=10, choices=STATUS_CHOICES, default=OPEN)
+    created_at = models.DateTimeField(_("offered"), auto_now_add=True)
+    taken_at = models.DateTimeField(_("taken"), null=True, blank=True)
+    taken_in_round = models.PositiveIntegerField(_("taken in round"), null=True, blank=True)
+    refusable_until = models.DateTimeField(_("may be refused until"), null=True, blank=True)
+    # User ids of the seated players who voted to refuse the substitute now in the seat.
+    refusals = models.JSONField(_("refusals"), default=list, blank=True)
+    # Substitutes the table refused here: not offered this seat again.
+    refused = models.JSONField(_("refused substitutes"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("seat offer")
+        verbose_name_plural = _("seat offers")
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], condition=models.Q(status="open"),
+                                               name="one_open_offer_per_seat")]
+
+    def __str__(self):
+        return f"{self.match} seat {self.seat} ({self.status})"

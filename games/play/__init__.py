@@ -19,11 +19,12 @@ from games.play.lobby import MAX_TURN_SECONDS, MIN_TURN_SECONDS, match_create, m
     match_set_colour, match_start
 from games.play.moves import action_apply, system_action_apply
 from games.play.orders import orders_of, orders_pause, orders_set
+from games.play.substitutes import offer_accept, offer_refuse, volunteer_remove, volunteer_set
 from games.play.staff import match_abort, match_extend, match_finish, match_pause, match_resume, seat_hand_over
 
 __all__ = [
     "action_apply", "chat_hide", "chat_post", "deadline_apply", "match_abort", "match_create",
     "match_extend", "match_finish", "match_import", "match_join", "match_leave", "match_pause", "match_resume",
-    "match_set_colour", "match_start", "MAX_TURN_SECONDS", "MIN_TURN_SECONDS", "orders_of", "orders_pause",
+    "match_set_colour", "match_start", "offer_accept", "offer_refuse", "volunteer_remove", "volunteer_set", "MAX_TURN_SECONDS", "MIN_TURN_SECONDS", "orders_of", "orders_pause",
     "orders_set", "seat_hand_over", "seat_return", "system_action_apply", "vacation_end", "vacation_start",
 ]

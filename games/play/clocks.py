@@ -12,7 +12,7 @@ from games.change import Changing
 from games.engines import IllegalAction
 from games.errors import BadRequest
 from games.models import ActionLog, Match
-from games.play import bots, core, limits, orders
+from games.play import bots, core, limits, orders, substitutes
 
 
 def deadline_apply(*, match_id, now=None) -> bool:
@@ -46,11 +46,14 @@ def deadline_apply(*, match_id, now=None) -> bool:
             # has it declined for them, and is not counted as absent for it.
             owner.consecutive_timeouts += 1
             owner.time_bank_left = 0
-            if owner.consecutive_timeouts >= settings.ABSENT_AFTER_TIMEOUTS:
+            newly_absent = not owner.is_absent and owner.consecutive_timeouts >= settings.ABSENT_AFTER_TIMEOUTS
+            if newly_absent:
                 owner.is_absent = True
             owner.save(update_fields=["consecutive_timeouts", "time_bank_left", "is_absent"])
             if owner.is_absent and match.bots_cover_absence and match.turn_seats:
                 core.note(changing, {"type": "bot_covers", "seat": owner.number})
+            if newly_absent and not owner.is_bot:
+                substitutes.offer_open(changing, owner, now)
         # Bots (and absent players they cover for) move at once, turn after turn, until a
         # person is to act.
         for _attempt in range(core.MAX_AUTOMATIC_STEPS):
@@ -82,11 +85,16 @@ def _play_seat(changing: Changing, engine, number: int, *, by_bot: bool) -> bool
             action, kind = bots.bot_action(match.game, match.state, number), ActionLog.BOT
         else:
             action, kind = engine.timeout_action(match.state, number), ActionLog.TIMEOUT
-        core.step(changing, engine, number, action, kind=kind)
+        # The seat's player is named on every row of their turn: reliability reads it from the log.
+        core.step(changing, engine, number, action, kind=kind, actor=_player_of(match, number))
         played = True
         while engine.system_action(match.state) is not None:
             core.step(changing, engine, None, engine.system_action(match.state), kind=ActionLog.SYSTEM)
     return played
+
+
+def _player_of(match, number: int):
+    return next((s.user for s in match.seats.all() if s.number == number), None)
 
 
 def _play_orders(changing: Changing, engine, seats: dict, now) -> bool:
@@ -104,7 +112,7 @@ def _play_orders(changing: Changing, engine, seats: dict, now) -> bool:
             if action is None:
                 continue
             try:
-                core.step(changing, engine, number, action, kind=ActionLog.ORDER)
+                core.step(changing, engine, number, action, kind=ActionLog.ORDER, actor=seats[number].user)
             except IllegalAction:
                 continue  # a line the rules refuse now plays nothing; the player is asked
             while engine.system_action(match.state) is not None:
@@ -126,10 +134,13 @@ def seat_return(*, match_id, user) -> bool:
             return False
         seat.is_absent, seat.consecutive_timeouts = False, 0
         seat.save(update_fields=["is_absent", "consecutive_timeouts"])
+        withdrawn = substitutes.offer_withdraw(changing, seat)  # back before anyone took the seat
         if match.status == Match.RUNNING and seat.number in match.turn_seats:
             match.turn_key = ""  # restart this turn's clock for the returning player
             core.schedule(match, core.engine_of(match.game), timezone.now(), changing)
             core.save(match)
+        elif withdrawn:
+            core.save(match)  # the note's version
         core.announce(changing)  # their seat reads "away" no more
         return True
 

@@ -11,6 +11,7 @@ from games.engines import IllegalAction
 from games.engines.base import edition_of
 from games.engines.dice import seed_hash
 from games.errors import BadRequest, NotAllowed
+from games.reads.reliability import reliability_of
 from games.models import Match, Seat
 from games.play import bots, core, limits, projections
 from games.validation import refuse_control_characters
@@ -26,7 +27,7 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
                  turn_seconds: int = 24 * 3600, time_bank_seconds: int = 0, game_deadline=None,
                  round_limit: int | None = None, is_public: bool = True, title: str = "",
                  rated: bool = True, allow_vacation: bool = True, bots_cover_absence: bool = False,
-                 bot_seats: int = 0) -> Match:
+                 bot_seats: int = 0, min_reliability: int | None = None) -> Match:
     engine = core.engine_of(game)
     refuse_control_characters(title)  # titles go into e-mail subjects and every page
     try:
@@ -51,6 +52,15 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
         raise BadRequest(_("The number of bots must be a whole number.")) from None
     if not 0 <= bot_seats < seats:
         raise BadRequest(_("Bots may fill at most all seats but yours."))
+    if min_reliability in ("", None):
+        min_reliability = None
+    else:
+        try:
+            min_reliability = int(min_reliability)
+        except (TypeError, ValueError):
+            raise BadRequest(_("The minimum reliability must be a whole number of percent.")) from None
+        if not 0 <= min_reliability <= 100:
+            raise BadRequest(_("The minimum reliability must be between 0 and 100 %."))
     # A match that cannot count fairly is unrated (the match form tells its creator why).
     rated = bool(rated) and limits.unrated_reason(is_public=is_public, bot_seats=bot_seats,
                                                   round_limit=round_limit, options=cleaned) is None
@@ -63,6 +73,7 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
             turn_seconds=int(turn_seconds), time_bank_seconds=int(time_bank_seconds),
             game_deadline=game_deadline, round_limit=round_limit, rated=rated,
             allow_vacation=allow_vacation, bots_cover_absence=bots_cover_absence,
+            min_reliability=min_reliability or None,
         )
         Seat.objects.create(match=match, user=creator, colour=Seat.COLOURS[0],
                             time_bank_left=match.time_bank_seconds)
@@ -90,6 +101,12 @@ def match_join(*, match_id, user, colour: str | None = None, invite_code: str | 
         if len(taken) >= match.seats_count:
             raise BadRequest(_("All seats are taken."))
         limits.check_new_seat(user)
+        if match.min_reliability:
+            known = reliability_of(user.pk)
+            if not known.admits(match.min_reliability):
+                raise NotAllowed(_("This match asks for players who take %(minimum)s %% of turns in time; "
+                                   "you take %(percent)s %%.") % {"minimum": match.min_reliability,
+                                                                   "percent": known.percent or 0})
         used = {s.colour for s in taken}
         if colour is None:
             colour = next(c for c in Seat.COLOURS if c not in used)

@@ -12,6 +12,8 @@ from django.utils.translation import gettext
 
 from accounts.models import Vacation
 from games.reads import selectors
+from games.reads.reliability import reliability_of_many
+from games.reads.substitutes import refusable_offer
 from games.engines import get_engine, may_act
 from games.models import Match, Seat
 
@@ -81,6 +83,10 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
         "names": selectors.seat_names(match),
         "colours": [s.colour for s in seats],
         "away": players_away(seats) if match.allow_vacation else {},
+        # Each player's record in words on their seat card (games/reads/reliability.py).
+        "reliability": SimpleLazyObject(lambda: reliability_of_many([s.user_id for s in seats if not s.is_bot])),
+        # A substitute who took a seat here that this viewer may still vote to refuse.
+        "refusable": refusable_offer(match, user) if match.status == Match.RUNNING and number is not None else None,
         "free_colours": [c for c in Seat.COLOURS if c not in {s.colour for s in seats}],
         "view": view,
         "legal": legal,

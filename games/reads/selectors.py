@@ -10,6 +10,7 @@ from games.engines import get_engine, may_act
 from games.errors import NotAllowed, NotFound
 from games.models import ActionLog, Match, Seat, StandingOrders, finish_reason_display
 from games.reads.standing import played_by_order
+from games.reads.substitutes import earlier_names, substitute_words
 
 LOG_LINES = 30
 
@@ -201,6 +202,7 @@ def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0, descri
     told_otherwise = getattr(engine, "told_otherwise", None) or (lambda event, seat: False)
     # The round a round limit ended the match before was never played: its header is not told.
     limit = match.round_limit if match.is_over else None
+    then = earlier_names(match, rows, names)  # a seat's moves before a substitute took it over
     lines = []
     described = {} if described is None else described
     for row in rows:
@@ -211,7 +213,7 @@ def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0, descri
                 continue
             lines.append({"seq": row.seq, "at": row.created_at, "kind": row.kind,
                           "by_order": played_by_order(row.kind, event),
-                          "text": _described(described, row.seq, index, engine, event, names),
+                          "text": _described(described, row.seq, index, engine, event, then.get(row.seq, names)),
                           "dice": event.get("dice")})
     return lines
 
@@ -248,6 +250,8 @@ def describe(engine, event: dict, names: list[str]) -> str:
                                                                      "player": event.get("to")}
     if kind.startswith("admin_"):
         return _("An admin changed the match.")
+    if kind.startswith("substitute_"):
+        return substitute_words(engine, event, names)
     return engine.describe(event, names, lang=translation.get_language())
 
 

@@ -170,6 +170,7 @@ def seat_items(context, seats) -> str:
     renders them with every update)."""
     v = value_writer(context)
     match, me, away = context["match"], context.get("seat"), context.get("away") or {}
+    known = context.get("reliability") or {}
     to_act = set(match.turn_seats or ()) if match.status == "running" else set()
     host, bot, you = f"<small>{_('(host)')}</small>", f"<small>{_('(bot)')}</small>", f"<small>{_('(you)')}</small>"
     absent = '<small class="absent">' + (_("absent — a bot plays for them") if match.bots_cover_absence
@@ -187,6 +188,9 @@ def seat_items(context, seats) -> str:
         if vacation:
             day = date_filter(template_localtime(vacation.ends_at), "j M")
             out.append('<small class="away">' + _("on vacation until %(day)s") % {"day": v(day)} + "</small>")
+        record = known.get(s.user_id) if not s.is_bot else None
+        if record is not None:
+            out.append('<small class="reliability">' + v(record.words) + "</small>")
         out += ["\n    ", absent if s.is_absent else "", "\n    ", you if me and s.pk == me.pk else "", "\n  </li>\n"]
     return mark_safe("".join(out))
 
@@ -225,3 +229,11 @@ def order_places(match, kind: str) -> list[dict]:
     if match is None or match.state is None:
         return []
     return standing.places(match.game, kind, get_engine(match.game).view(match.state, None))
+
+
+@register.simple_tag
+def players_reliability(matches) -> dict:
+    """The seated players' records of these matches (the lobby), by user id, in one read."""
+    from games.reads.reliability import reliability_of_many
+
+    return reliability_of_many([s.user_id for m in matches for s in m.seats.all() if not s.is_bot])

@@ -204,6 +204,8 @@ class NewMatch(Strict):
     allow_vacation: bool = True
     bots_cover_absence: bool = False
     bot_seats: int = Field(0, ge=0, le=7)
+    min_reliability: int | None = Field(None, ge=0, le=100,
+                                        description="Players must take this % of turns in time to join.")
 
 
 class JoinIn(Strict):
@@ -391,6 +393,7 @@ def match_create(request, payload: NewMatch):
             game_deadline=deadline, round_limit=payload.round_limit, is_public=payload.public,
             title=payload.title, rated=payload.rated, allow_vacation=payload.allow_vacation,
             bots_cover_absence=payload.bots_cover_absence, bot_seats=payload.bot_seats,
+            min_reliability=payload.min_reliability,
         )
     return Status(201, selectors.match_summary(match, request.auth))
 

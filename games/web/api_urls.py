@@ -5,6 +5,7 @@ import functools
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 
+from games.web import api_substitutes  # noqa: F401  (its endpoints join the api)
 from games.web.api import api
 
 

@@ -84,6 +84,9 @@ class MatchForm(forms.Form):
                                    help_text=gettext_lazy("Bots take these seats at once; the rest wait for people."))
     bots_cover_absence = forms.BooleanField(required=False, initial=False,
                                             label=gettext_lazy("A bot plays for absent players"))
+    min_reliability = forms.IntegerField(
+        min_value=0, max_value=100, required=False, label=gettext_lazy("Minimum reliability to join (%)"),
+        help_text=gettext_lazy("Players must take this share of their turns in time; newcomers may join."))
 
     def __init__(self, *args, engine=None, **kwargs):
         super().__init__(*args, **kwargs)

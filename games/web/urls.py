@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import views
+from games.web import substitutes, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -19,6 +19,9 @@ urlpatterns = [
     path("matches/<int:match_id>/orders/", views.match_orders, name="match_orders"),
     path("matches/<int:match_id>/chat/", views.chat_post, name="chat_post"),
     path("matches/import/", views.match_import, name="match_import"),
+    path("substitutes/", substitutes.substitutes, name="substitutes"),
+    path("substitutes/offers/<int:offer_id>/accept/", substitutes.offer_accept, name="offer_accept"),
+    path("substitutes/offers/<int:offer_id>/refuse/", substitutes.offer_refuse, name="offer_refuse"),
     path("games/<str:game>/rules/", views.rules, name="rules"),
     # Under /accounts/ where the profile has always posted it; games owns it (it moves clocks).
     path("accounts/vacation/", views.vacation, name="vacation"),

@@ -107,7 +107,7 @@ def match_new(request):
                         game_deadline=data["game_deadline"], round_limit=round_limit,
                         is_public=data["is_public"], title=data["title"], rated=data["rated"],
                         allow_vacation=data["allow_vacation"], bots_cover_absence=data["bots_cover_absence"],
-                        bot_seats=data["bot_seats"] or 0,
+                        bot_seats=data["bot_seats"] or 0, min_reliability=data["min_reliability"],
                     )
             except TooMany as exc:
                 return _error_page(request, exc)
