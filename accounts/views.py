@@ -126,6 +126,8 @@ def _profile_page(request, form, *, new_key=None, status=None):
     context = {"form": form, "tokens": request.user.api_tokens.order_by("-created_at"), "token_form": TokenForm(),
                "away": active_vacation(request.user, timezone.now()),
                "vacation_days_left": vacation_days_left(user=request.user),
+               # Sections other apps add (push devices, the calendar address), so accounts names none.
+               "profile_sections": settings.PROFILE_SECTIONS,
                # A new token's key goes in this response only: not in the messages cookie.
                "new_key_text": _("Your new API token (shown only now): %(key)s") % {"key": new_key}
                if new_key else None}

@@ -33,6 +33,22 @@ def _local_secret_key():
     return path.read_text().strip()
 
 
+def _local_vapid_key():
+    # The site's own Web Push key pair (RFC 8292), made once like the secret key: the private
+    # number, base64url, as VAPID_PRIVATE_KEY takes it. Browsers' subscriptions are bound to its
+    # public half, so production sets it in the environment and never changes it.
+    path = BASE_DIR / ".local-vapid-key"
+    if not path.exists():
+        import base64
+
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        number = ec.generate_private_key(ec.SECP256R1()).private_numbers().private_value
+        path.write_text(base64.urlsafe_b64encode(number.to_bytes(32, "big")).decode().rstrip("="))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env("SECRET_KEY") or _local_secret_key()
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
@@ -206,6 +222,8 @@ MATCH_PAGE_LINKS: list[str] = ["leagues/partials/match_link.html"]
 HOME_SECTIONS: list[str] = ["leagues/partials/my_events.html"]
 # Routers the listening apps add to the JSON API: (address under /api/, dotted path).
 API_ROUTERS: list[tuple[str, str]] = [("/events", "leagues.api.router")]
+# Sections the apps add to the profile page, each a template included with the page's context.
+PROFILE_SECTIONS: list[str] = ["notifications/profile_section.html"]
 
 # Notifications: links in emails and webhooks point here; digests go out at this local hour.
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")
@@ -223,7 +241,19 @@ WEBHOOK_CA_CERTS = env("WEBHOOK_CA_CERTS") or None  # a CA bundle for receivers'
 # Deliveries are jobs of their own on the `webhooks` queue (a worker of its own consumes it);
 # without Celery they run on this many threads of the web process.
 WEBHOOK_THREADS = int(env("WEBHOOK_THREADS", "4"))
-CELERY_TASK_ROUTES = {"notifications.tasks.deliver_webhook": {"queue": "webhooks"}}
+CELERY_TASK_ROUTES = {"notifications.tasks.deliver_webhook": {"queue": "webhooks"},
+                      "notifications.tasks.deliver_push": {"queue": "push"}}
+# Web Push (notifications/push.py): the site's VAPID key (base64url of the private number; made
+# once into .local-vapid-key when unset), the contact the push services may write to, how long a
+# push service keeps an undelivered message, and the hours (in each player's zone) pushes wait
+# for unless the player chose their own ("22-7"; empty: none).
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY") or _local_vapid_key()
+VAPID_SUBJECT = env("VAPID_SUBJECT", "mailto:admin@localhost")
+PUSH_TTL_SECONDS = int(env("PUSH_TTL_SECONDS", str(24 * 3600)))
+PUSH_QUIET_HOURS = env("PUSH_QUIET_HOURS", "22-7")
+# Calendar feeds (notifications/calendar.py): more events from apps that come later (a league's
+# rounds), each a dotted path to a callable(user, now) returning notifications.calendar.Entry.
+CALENDAR_EVENT_SOURCES: list[str] = []
 
 # Match sockets (games/sockets/consumers.py): a message larger than this closes the socket (1009), more
 # than a burst and then a steady rate of messages too (4008); sockets open at once per user and

@@ -86,6 +86,8 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
                     notify(user=seat.user, kind=note_kind, match=match, url=url, profile=_profile(seat),
                            key=f"{match.pk}:{seq}:{index}", text=f"{match_name(match)}: {said}",
                            params={"event": event, "names": names})
+    if last_seq == 0 and match.status == Match.RUNNING:
+        _tell_started(match, seats.values(), url)
     if turn_passed_to is not None and match.status == Match.RUNNING and turn_passed_to in seats \
             and turn_passed_to in match.turn_seats:
         seat = seats[turn_passed_to]
@@ -94,6 +96,18 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
                 notify(user=seat.user, kind=Notification.TURN, match=match, url=url, profile=_profile(seat),
                        key=f"{match.pk}:turn:{match.turn_key}",
                        text=_("It is your turn in %(match)s.") % {"match": match_name(match)}, params={})
+
+
+def _tell_started(match, seats, url) -> None:
+    """The change that deals a match (version 0, nothing in its log yet) tells every player at
+    the table that it has begun."""
+    for seat in seats:
+        if seat.played_by_bot(match):
+            continue
+        with on_its_own(f"seat {seat.number} of match {match.pk} of its start"), speaking_to(seat.user):
+            notify(user=seat.user, kind=Notification.STARTED, match=match, url=url, profile=_profile(seat),
+                   key=f"{match.pk}:started", text=_("%(match)s has started.") % {"match": match_name(match)},
+                   params={})
 
 
 def read_past_turns(match) -> int:

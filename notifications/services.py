@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import Profile
 from games.play import jobs
-from notifications import webhooks
+from notifications import push, webhooks
 from notifications.models import Notification, WebhookDelivery
 from notifications.wording import notification_text
 
@@ -72,7 +72,21 @@ def notify(*, user, kind: str, key: str, text: str, match=None, url: str = "",
         delivery = WebhookDelivery.objects.create(notification=notification, url=profile.webhook_url,
                                                   next_try_at=timezone.now() + WEBHOOK_LEASE)
         queue_delivery(delivery.pk)
+    if profile is not None:
+        push.queue_for(notification, profile)
     return notification
+
+
+def tell_substitute_offered(*, user, match, offer_key: str) -> Notification | None:
+    """Tell a volunteer that a seat of `match` is offered to them (issue 35, part 4): in the
+    inbox, by e-mail and by push as they chose. `offer_key` names the offer (one notice per
+    offer, however often it is called); the caller words nothing."""
+    from notifications.wording import match_name
+
+    with speaking_to(user):
+        text = _("A seat in %(match)s is offered to you as substitute.") % {"match": match_name(match)}
+    return notify(user=user, kind=Notification.SUBSTITUTE, match=match, url=match.get_absolute_url(),
+                  key=f"{match.pk}:substitute:{offer_key}", text=text, params={})
 
 
 def _email(notification, address: str, url: str, profile) -> None:

@@ -2,7 +2,7 @@ import logging
 
 from celery import shared_task
 
-from notifications import listeners, services
+from notifications import listeners, push, services
 
 log = logging.getLogger(__name__)
 
@@ -13,6 +13,7 @@ def sweep_notifications():
     part runs on its own: one that fails is logged and the others still run."""
     done = {}
     for name, part in (("reminders", listeners.send_reminders), ("webhooks", services.retry_webhooks),
+                       ("pushes", push.retry_pushes),
                        ("digests", services.send_digests)):
         try:
             done[name] = part()
@@ -27,3 +28,10 @@ def deliver_webhook(delivery_id):
     """One webhook delivery, on the `webhooks` queue (CELERY_TASK_ROUTES), which a worker of its
     own consumes: a receiver that never answers holds up no game job."""
     return services.deliver_by_id(delivery_id)
+
+
+@shared_task(acks_late=True)
+def deliver_push(delivery_id):
+    """One Web Push delivery, on the `push` queue (CELERY_TASK_ROUTES): a push service that is
+    slow holds up no game job and no webhook."""
+    return push.deliver_by_id(delivery_id)

@@ -79,7 +79,7 @@ def _resolve(host: str, port: int) -> list[str]:
     return list(dict.fromkeys(info[4][0] for info in infos))
 
 
-def _allowed_host(host: str, port: int) -> bool:
+def allowed_host(host: str, port: int) -> bool:
     allowed = {h.lower() for h in settings.WEBHOOK_ALLOWED_HOSTS}
     return host.lower() in allowed or f"{host.lower()}:{port}" in allowed
 
@@ -99,7 +99,7 @@ def check(url: str) -> Target:
     port = port or (443 if scheme == "https" else 80)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     literal = _literal(host)
-    if _allowed_host(host, port):
+    if allowed_host(host, port):
         address = str(literal) if literal else _resolve(host, port)[0]
         return Target(scheme, host, port, path, address)
     if scheme != "https" and settings.WEBHOOK_HTTPS_ONLY:
@@ -117,6 +117,13 @@ def post(url: str, body: bytes, headers: dict, timeout: float) -> tuple[bool, st
     """POST to the checked address of `url`; (taken, error). A redirect counts as not taken.
     `timeout` bounds each wait on the network, and twice it the whole delivery (a receiver that
     drips its answer a byte at a time is cut off)."""
+    status, error = send(url, body, headers, timeout)
+    return status is not None and 200 <= status < 300, error
+
+
+def send(url: str, body: bytes, headers: dict, timeout: float) -> tuple[int | None, str]:
+    """post(), answering the receiver's status (None when there was no whole answer) and what
+    went wrong: a push service's 404/410 means something other than its 500."""
     target = check(url)
     host = f"[{target.host}]" if ":" in target.host else target.host
     host_header = host if target.port in (80, 443) else f"{host}:{target.port}"
@@ -142,12 +149,12 @@ def post(url: str, body: bytes, headers: dict, timeout: float) -> tuple[bool, st
         watchdog.cancel()
         conn.close()
     if cut.is_set():  # what came before the cut may look whole (the end of the headers is unseen)
-        return False, f"no complete answer within {2 * timeout:g} s"
+        return None, f"no complete answer within {2 * timeout:g} s"
     if 200 <= status < 300:
-        return True, ""
+        return status, ""
     if 300 <= status < 400:
-        return False, f"HTTP {status}: redirects are not followed"
-    return False, f"HTTP {status}"
+        return status, f"HTTP {status}: redirects are not followed"
+    return status, f"HTTP {status}"
 
 
 def _cut(conn, cut: threading.Event):

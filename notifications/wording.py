@@ -46,4 +46,8 @@ def _word(kind, params, match, lang) -> str:
         return ngettext("About %(hours)s hour left for your turn in %(match)s.",
                         "About %(hours)s hours left for your turn in %(match)s.", hours) % {
             "hours": hours, "match": name}
+    if kind == Notification.STARTED:
+        return _("%(match)s has started.") % {"match": name}
+    if kind == Notification.SUBSTITUTE:
+        return _("A seat in %(match)s is offered to you as substitute.") % {"match": name}
     raise LookupError(kind)
