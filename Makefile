@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # With REDIS_URL set, a Celery worker, beat (its own process, as Celery recommends: a worker that
-# dies does not take the schedule with it) and the webhooks worker run beside the site; without
+# dies does not take the schedule with it) and the webhooks and push worker run beside the site; without
 # it, the jobs run inside the web process. Either way deadlines and chance cards happen on time.
 # Each process that dies is started again (in production the supervisor does it: README).
 run: install
@@ -40,7 +40,7 @@ WORKER = $(VENV)/bin/celery -A config worker -Q celery --concurrency=2 --without
 BEAT = $(VENV)/bin/celery -A config beat
 # Webhook deliveries have a queue and a worker of their own (threads: they mostly wait on the
 # network), so a receiver that never answers holds up no deadline or chance card.
-WEBHOOK_WORKER = $(VENV)/bin/celery -A config worker -Q webhooks -n webhooks@%h --pool=threads --concurrency=16 --without-gossip --without-mingle
+WEBHOOK_WORKER = $(VENV)/bin/celery -A config worker -Q webhooks,push -n webhooks@%h --pool=threads --concurrency=16 --without-gossip --without-mingle
 
 worker: install
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; $(WEBHOOK_WORKER) --loglevel=info & \
