@@ -39,7 +39,10 @@ def on_its_own(what: str):
 # Fuldrigger buried the turns and offers that did need an answer. Older "card" notifications
 # stay readable (wording.py).
 OFFER_EVENTS = {"offer"}
-TOLD_EVENTS = OFFER_EVENTS
+# A seat marked absent is offered to volunteers (games/play/substitutes.py): the event names the
+# ones to tell now.
+SUBSTITUTE_EVENTS = {"substitute_offered"}
+TOLD_EVENTS = OFFER_EVENTS | SUBSTITUTE_EVENTS
 
 
 # A job's reads: the worker runs one job per move.
@@ -71,6 +74,9 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
     for seq, events in rows:
         for index, event in enumerate(events):
             kind = event.get("type")
+            if kind in SUBSTITUTE_EVENTS:
+                _tell_volunteers(match, event)
+                continue
             if kind in OFFER_EVENTS and _offered_to(event, seats):
                 told, note_kind = _offered_to(event, seats), Notification.OFFER
             else:
@@ -96,6 +102,18 @@ def match_changed(*, match_id, first_seq, last_seq, turn_passed_to=None):
                 notify(user=seat.user, kind=Notification.TURN, match=match, url=url, profile=_profile(seat),
                        key=f"{match.pk}:turn:{match.turn_key}",
                        text=_("It is your turn in %(match)s.") % {"match": match_name(match)}, params={})
+
+
+def _tell_volunteers(match, event) -> None:
+    """The volunteers a seat's offer names, each told once per offer in their own language and
+    ways (inbox, e-mail, push)."""
+    from django.contrib.auth import get_user_model
+
+    from notifications.services import tell_substitute_offered
+
+    for user in get_user_model().objects.filter(pk__in=event.get("volunteers") or []).select_related("profile"):
+        with on_its_own(f"volunteer {user.pk} of match {match.pk}"):
+            tell_substitute_offered(user=user, match=match, offer_key=str(event.get("offer")))
 
 
 def _tell_started(match, seats, url) -> None:

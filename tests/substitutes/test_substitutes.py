@@ -51,6 +51,11 @@ def test_an_absent_seat_is_offered_taken_over_and_the_match_goes_on(table, djang
     note = ActionLog.objects.filter(match=match, action__type="substitute_offered").get()
     assert note.events[0]["volunteers"] == [kenji.pk] and offer.status == SeatOffer.OPEN
     assert offers_for(kenji) == [offer] and offers_for(newcomer) == []
+    # The volunteer the offer names is told (inbox, and e-mail or push as they chose); nobody else.
+    from notifications.models import Notification
+
+    told = Notification.objects.filter(kind=Notification.SUBSTITUTE, match=match)
+    assert [n.user_id for n in told] == [kenji.pk] and "offered to you as substitute" in told[0].text
     with pytest.raises(NotAllowed):
         play.offer_accept(offer_id=offer.pk, user=newcomer)
     with django_capture_on_commit_callbacks(execute=True):
