@@ -85,8 +85,11 @@ def part(change: Change, viewer: Viewer) -> str:
             shared_memo = ("shared", *words)
             shared = change.parts.get(shared_memo)
             if shared is None:
+                facts = change.parts.get(("facts",))
+                if facts is None:
+                    facts = change.parts[("facts",)] = panels.match_facts(match)
                 with timezone.override(_zone(viewer.zone)), translation.override(viewer.language):
-                    shared = change.parts[shared_memo] = panels.shared_parts(match)
+                    shared = change.parts[shared_memo] = {**facts, **panels.shared_parts(match)}
         made = change.parts[memo] = render(match, viewer, kind, change.revision, shared)
     return made
 

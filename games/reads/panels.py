@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from accounts.models import Vacation
 from games.reads import selectors
 from games.reads.reliability import reliability_of_many
-from games.reads.substitutes import refusable_offer
+from games.reads.substitutes import refusable_offer, refusable_offers
 from games.engines import get_engine, may_act
 from games.models import Match, Seat
 
@@ -61,6 +61,15 @@ def shared_parts(match: Match) -> dict:
     return shared
 
 
+def match_facts(match: Match) -> dict:
+    """What every viewer's part of a change reads from the database besides the match, read
+    once for all of them (and for all their languages): the players' records for the seat
+    cards and the substitutes the table may still refuse. `match_context` takes it in `shared`."""
+    seats = match.seats.all()
+    return {"reliability": reliability_of_many([s.user_id for s in seats if not s.is_bot]),
+            "refusals": refusable_offers(match)}
+
+
 def match_context(match: Match, user, *, error: str | None = None, shared: dict | None = None) -> dict:
     engine = get_engine(match.game)
     seat = selectors.seat_of(match, user)
@@ -84,9 +93,11 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
         "colours": [s.colour for s in seats],
         "away": players_away(seats) if match.allow_vacation else {},
         # Each player's record in words on their seat card (games/reads/reliability.py).
-        "reliability": SimpleLazyObject(lambda: reliability_of_many([s.user_id for s in seats if not s.is_bot])),
+        "reliability": (shared["reliability"] if shared and "reliability" in shared else
+                        SimpleLazyObject(lambda: reliability_of_many([s.user_id for s in seats if not s.is_bot]))),
         # A substitute who took a seat here that this viewer may still vote to refuse.
-        "refusable": refusable_offer(match, user) if match.status == Match.RUNNING and number is not None else None,
+        "refusable": (refusable_offer(match, user, (shared or {}).get("refusals"))
+                      if match.status == Match.RUNNING and number is not None else None),
         "free_colours": [c for c in Seat.COLOURS if c not in {s.colour for s in seats}],
         "view": view,
         "legal": legal,

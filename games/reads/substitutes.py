@@ -70,13 +70,22 @@ def offers_for(user):
     return [offer for offer in offers if user.pk not in offer.refused and may_substitute(known, offer.match)]
 
 
-def refusable_offer(match: Match, user):
-    """The substitute this player may still vote to refuse in this match, if any."""
+def refusable_offers(match: Match) -> list[SeatOffer]:
+    """The seats of this match a substitute took that the table may still vote to refuse: one
+    query, read once for every viewer of a change."""
+    return list(SeatOffer.objects.filter(match=match, status=SeatOffer.TAKEN, refusable_until__gt=timezone.now())
+                .select_related("substitute").order_by("pk"))
+
+
+def refusable_offer(match: Match, user, offers: list[SeatOffer] | None = None):
+    """The substitute this player may still vote to refuse in this match, if any. `offers`:
+    refusable_offers(match), when already read."""
     if user is None or not user.is_authenticated:
         return None
     seats = list(match.seats.all())
-    offer = (SeatOffer.objects.filter(match=match, status=SeatOffer.TAKEN, refusable_until__gt=timezone.now())
-             .exclude(substitute=user).select_related("substitute").first())
+    if offers is None:
+        offers = refusable_offers(match)
+    offer = next((o for o in offers if o.substitute_id != user.pk), None)
     if offer is None or user.pk in offer.refusals:
         return None
     if not any(s.user_id == user.pk and s.number != offer.seat and not s.is_bot and not s.is_absent for s in seats):

@@ -152,3 +152,35 @@ def test_the_board_every_viewer_shares_is_drawn_once_and_each_part_is_as_if_draw
     finally:
         template_rendered.disconnect(drawn)
     assert boards == [1]  # four viewers, one language: one board
+
+
+
+def test_the_parts_of_a_change_read_the_database_as_much_for_one_watcher_as_for_four(player, opponent, outsider):
+    """The players' records on the seat cards and the substitutes the table may still refuse are
+    read once per change (panels.match_facts), not once per viewer's part."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.engines import get_engine
+    from games.reads import selectors
+
+    match = play.match_create(creator=player, game="catan_ships", seats=3)
+    for user in (opponent, outsider):
+        play.match_join(match_id=match.pk, user=user)
+    match = Match.objects.get(pk=match.pk)
+    assert match.status == Match.RUNNING
+    mover = match.turn_seats[0]
+    users = {s.number: s.user for s in match.seats.all()}
+    change = play.action_apply(match_id=match.pk, user=users[mover],
+                               action=get_engine("catan_ships").legal_actions(match.state, mover)[0])
+
+    def queries_of(viewers):
+        fresh = dataclasses.replace(change, match=selectors.match_live(match_id=match.pk), parts={})
+        with CaptureQueriesContext(connection) as queries:
+            parts = [publisher.part(fresh, viewer) for viewer in viewers]
+        assert all('id="match-live"' in p for p in parts)
+        return len(queries)
+
+    one = queries_of([_viewer(player)])
+    four = queries_of([_viewer(player), _viewer(opponent), _viewer(outsider), _viewer()])
+    assert one == four
