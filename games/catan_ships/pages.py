@@ -530,7 +530,7 @@ def board_drawing(view: dict, colours, names, board: "Board | None" = None) -> d
             "token_r": TOKEN_R, "harbour_r": HARBOUR_R, **pieces(board, view, colours, names)}
 
 
-def shared_board(view: dict | None, colours, names) -> dict | None:
+def shared_board(view: dict | None, colours, names, match=None) -> dict | None:
     """The context of partials/board_shared.html: the board as every viewer sees it (drawn once
     per version and language by games/live/publisher.py, through games/reads/panels.py)."""
     return {"c": board_drawing(view, colours, names)} if view and "board" in view else None

@@ -130,10 +130,23 @@ def hazards_on(path, view: dict, ship: dict, known=()) -> list[str]:
 
 # ---- the whole live part ------------------------------------------------------------------
 
-def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=None, query=None) -> dict:
+def shared_board(view: dict | None, colours, names, match=None) -> dict | None:
+    """The context of partials/board_shared.html: what every viewer of a version sees alike —
+    the players' cards and the fortunes' chart (the whole state but the offers is public, F1) —
+    drawn once per version and language by games/live/publisher.py, through games/reads/panels.py."""
+    if not view or "ships" not in view:
+        return None
+    seats = Seats(names, colours)
+    over = view["phase"] == "over" or bool(getattr(match, "is_over", False))
+    return {"fd": {"players": players(view, seats, over), "chart": fortune_chart(view, seats)}}
+
+
+def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=None, query=None,
+         draw_shared=True) -> dict:
     """Everything live.html shows. `query` is the page's GET parameters — what the viewer chose:
     a ship to sail (`sail`) and a square (`to`), a target (`attack`: square.seat), the offer form
-    (`offer`); absent when the live part is rendered for the socket or after an action."""
+    (`offer`); absent when the live part is rendered for the socket or after an action. Without
+    `draw_shared`, what every viewer shares (shared_board) is left to the drawing made once."""
     seats = Seats(names, colours)
     query = query or {}
     over = view["phase"] == "over" or bool(getattr(match, "is_over", False))
@@ -185,8 +198,8 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
         "ports": [] if over else ports(view, seat, acts, mine, seats),
         "attacks": attack,
         "offers": offer,
-        "players": players(view, seats, over),
-        "chart": fortune_chart(view, seats),
+        "players": players(view, seats, over) if draw_shared else [],
+        "chart": fortune_chart(view, seats) if draw_shared else None,
         "final": final(match, seats) if match is not None else [],
         "other": acts.unhandled(),
         "buy_ship": _button(_("Buy a ship"), acts.first("buy_ship"), why=_why_no_ship(view, seat, acts)),

@@ -55,7 +55,8 @@ def shared_parts(match: Match) -> dict:
     if draw is None or match.state is None:
         return shared
     seats = sorted(match.seats.all(), key=lambda s: (s.number is None, s.number, s.joined_at))
-    context = draw(selectors.viewer_state(match, None), [s.colour for s in seats], selectors.seat_names(match))
+    context = draw(selectors.viewer_state(match, None), [s.colour for s in seats], selectors.seat_names(match),
+                   match=match)
     if context:
         shared["board"] = mark_safe(render_to_string(f"games/{match.game}/partials/board_shared.html", context))
     return shared

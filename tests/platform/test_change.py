@@ -117,26 +117,29 @@ def test_a_part_is_drawn_in_the_viewers_own_words(race_match, player, opponent):
     assert '"my_seat":1' in publisher.part(change, _viewer(opponent, feed="state"))
 
 
+@pytest.mark.parametrize("game, drawing", [("catan_ships", 'class="cs-hexes"'), ("fuldrigger", 'class="fd-players"')])
 def test_the_board_every_viewer_shares_is_drawn_once_and_each_part_is_as_if_drawn_alone(
-        player, opponent, outsider, watching, django_capture_on_commit_callbacks):
+        game, drawing, player, opponent, outsider, watching, django_capture_on_commit_callbacks):
     from django.utils import translation
 
     from games.reads import panels, selectors
 
-    match = play.match_create(creator=player, game="catan_ships", seats=3)
+    match = play.match_create(creator=player, game=game, seats=3)
     for user in (opponent, outsider):
         play.match_join(match_id=match.pk, user=user)
     match = selectors.match_live(match_id=match.pk)
-    alone = publisher.render(match, _viewer(opponent), f"u{opponent.pk}", "")
     with translation.override("en"):
         shared = panels.shared_parts(match)
-    assert 'class="cs-hexes"' in shared["board"]
-    assert publisher.render(match, _viewer(opponent), f"u{opponent.pk}", "", shared) == alone
+    assert drawing in shared["board"]
+    for user in (player, opponent, outsider, None):
+        kind = f"u{user.pk}" if user else "spectator"
+        alone = publisher.render(match, _viewer(user), kind, "")
+        assert publisher.render(match, _viewer(user), kind, "", shared) == alone
 
     boards = []
 
     def drawn(sender, template, context, **kwargs):
-        if template.name == "games/catan_ships/partials/board_shared.html":
+        if template.name == f"games/{game}/partials/board_shared.html":
             boards.append(1)
 
     for user in (player, opponent, outsider, None):
@@ -145,7 +148,7 @@ def test_the_board_every_viewer_shares_is_drawn_once_and_each_part_is_as_if_draw
     try:
         to_act = selectors.match_get(match_id=match.pk).turn_seats[0]
         mover = [player, opponent, outsider][to_act]
-        legal = __import__("games.engines", fromlist=["get_engine"]).get_engine("catan_ships").legal_actions(
+        legal = __import__("games.engines", fromlist=["get_engine"]).get_engine(game).legal_actions(
             match.state, to_act)
         with django_capture_on_commit_callbacks(execute=True):
             play.action_apply(match_id=match.pk, user=mover, action=legal[0])

@@ -21,7 +21,8 @@ def fuldrigger_live(context):
     return pages.live(view=context["view"], seat=context.get("seat_number"), legal=context.get("legal") or [],
                       my_turn=bool(context.get("my_turn")), names=context.get("names"),
                       colours=context.get("colours"), match=context.get("match"),
-                      query=request.GET if request is not None else None)
+                      query=request.GET if request is not None else None,
+                      draw_shared=not (context.get("shared") or {}).get("board"))
 
 
 @register.simple_tag
