@@ -36,14 +36,15 @@ def engine_of(game: str):
 
 def locked(match_id, *, seats: bool = False) -> Changing:
     """The match row locked for this transaction, and the change about to be made of it; with
-    `seats`, its seats read once with their players, for a service whose every later read of
-    them goes through match.seats.all() (a move reads them to find the mover, the turn's owner,
-    the bots and the projection's owners; the live parts draw them)."""
+    `seats`, its seats read once as a move needs them (no players: selectors._seats_for_moves),
+    for a service whose every later read of them goes through match.seats.all() (a move reads
+    them to find the mover, the turn's owner, the bots, the orders due and the projection's
+    owners)."""
     match = Match.objects.select_for_update().filter(pk=selectors.match_id_of(match_id)).first()
     if match is None:
         raise NotFound(_("No such match."))
     if seats:
-        selectors.with_seats_and_players(match)
+        selectors.with_seats_for_moves(match)
     return Changing(match)
 
 
@@ -96,7 +97,8 @@ def orders_due(match) -> bool:
     the deadline job plays them at once, as it plays the bots."""
     if match.status != Match.RUNNING or not match.turn_seats:
         return False
-    if getattr(match, "seats_with_players", False):  # read with the seats under the lock
+    if getattr(match, "seats_with_orders", False) or getattr(match, "seats_with_players", False):
+        # read with the seats under the lock
         return any(s.has_orders for s in match.seats.all() if s.number in match.turn_seats)
     return StandingOrders.objects.filter(match=match, seat__in=match.turn_seats, paused=False) \
         .exclude(lines=[]).exists()
