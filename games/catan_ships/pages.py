@@ -536,9 +536,11 @@ def shared_board(view: dict | None, colours, names, match=None) -> dict | None:
     return {"c": board_drawing(view, colours, names)} if view and "board" in view else None
 
 
-def live(view: dict | None, legal, colours, names, seat=None, my_turn=False, draw_board=True) -> dict | None:
-    """Everything the live part draws and offers; without `draw_board`, the part of the board
-    every viewer shares is left to the drawing made once for all (board_drawing)."""
+def live(*, view: dict | None, seat, legal: list, my_turn: bool, names, colours, match=None, query=None, log=(),
+         draw_shared=True) -> dict | None:
+    """Everything the live part draws and offers (the presenter's shape is every game's:
+    games_tags.game_live); without `draw_shared`, the part of the board every viewer shares is
+    left to the drawing made once for all (board_drawing)."""
     if not view or "board" not in view:
         return None
     legal = list(legal or [])
@@ -586,7 +588,7 @@ def live(view: dict | None, legal, colours, names, seat=None, my_turn=False, dra
     costs = [{"words": w, "resources": [{"resource": x, "words": resource_word(x)}
                                          for x in RESOURCES for _ in range(COST[key].get(x, 0))]}
              for key, w in PIECES if key != "ship" or view.get("ships_variant")]
-    drawn = board_drawing(view, colours, names, board) if draw_board else pieces(board, view, colours, names)
+    drawn = board_drawing(view, colours, names, board) if draw_shared else pieces(board, view, colours, names)
     ships = drawn["ships"]
     return {
         "viewbox": board.viewbox, "ratio": _r(board.w / board.h), "units": _r(board.w),

@@ -23,7 +23,6 @@ from games.engines.fuldrigger.state import (
 )
 from games.fuldrigger import world_map
 from games.models import finish_reason_display
-from games.reads.selectors import describe
 
 CHART_W, CHART_H = 300, 110
 
@@ -141,12 +140,14 @@ def shared_board(view: dict | None, colours, names, match=None) -> dict | None:
     return {"fd": {"players": players(view, seats, over), "chart": fortune_chart(view, seats)}}
 
 
-def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=None, query=None,
+def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=None, query=None, log=(),
          draw_shared=True) -> dict:
-    """Everything live.html shows. `query` is the page's GET parameters — what the viewer chose:
-    a ship to sail (`sail`) and a square (`to`), a target (`attack`: square.seat), the offer form
-    (`offer`); absent when the live part is rendered for the socket or after an action. Without
-    `draw_shared`, what every viewer shares (shared_board) is left to the drawing made once."""
+    """Everything live.html shows (the presenter's shape is every game's: games_tags.game_live).
+    `query` is the page's GET parameters — what the viewer chose: a ship to sail (`sail`) and a
+    square (`to`), a target (`attack`: square.seat), the offer form (`offer`); absent when the
+    live part is rendered for the socket or after an action. `log`: the recent log rows, newest
+    first (the ships lost since the viewer's last turn). Without `draw_shared`, what every
+    viewer shares (shared_board) is left to the drawing made once."""
     seats = Seats(names, colours)
     query = query or {}
     over = view["phase"] == "over" or bool(getattr(match, "is_over", False))
@@ -192,7 +193,7 @@ def live(*, view: dict, seat, legal: list, my_turn: bool, names, colours, match=
         "ends_first": not over and getattr(match, "status", "") == "running"
                       and getattr(match, "game_deadline", None) is not None,
         "fleet": [] if over else fleet(view, seat, acts, mine, movable),
-        "lost": [] if over else losses(match, view, seat, names),
+        "lost": [] if over else losses(log, view, seat, names),
         "sail": selected,
         "choose_ship": bool(movable) and not selected,
         "ports": [] if over else ports(view, seat, acts, mine, seats),
@@ -434,26 +435,21 @@ def _loses_ship(event: dict, seat) -> bool:
     return event.get("seat") == seat and bool(event.get("sunk") or event.get("wrecked") or event.get("lost"))
 
 
-LOSSES_LOOKED_AT = 30
-
-
-def losses(match, view: dict, seat, names) -> list[str]:
-    """The viewer's ships lost since he last ended a turn, each in the log's words (the engine's
-    phrase book, his language): shown in the turn's panel, where he looks after acting, until he ends
-    his turn, so a wreck is never just a ship gone missing from the list."""
-    if match is None or seat is None or view["phase"] == "over":
+def losses(rows, view: dict, seat, names) -> list[str]:
+    """The viewer's ships lost since he last ended a turn (within the recent `rows`, newest
+    first), each in the log's words (the engine's phrase book, his language): shown in the
+    turn's panel, where he looks after acting, until he ends his turn, so a wreck is never just a
+    ship gone missing from the list."""
+    if seat is None or view["phase"] == "over":
         return []
-    rows = getattr(match, "recent_log", None)
-    if rows is None:
-        rows = match.log.order_by("-seq")[:LOSSES_LOOKED_AT]
-    engine = get_engine(match.game)
+    engine = get_engine("fuldrigger")
     said = []
     for row in rows:                                   # newest first
         if row.seat == seat and (row.action or {}).get("type") == "end_turn":
             break
         for event in row.events or []:
             if _loses_ship(event, seat):
-                said.append(describe(engine, event, list(names or [])))
+                said.append(engine.describe(event, list(names or []), lang=translation.get_language()))
     return said[::-1]
 
 

@@ -339,8 +339,10 @@ class Scene:
         return out
 
 
-def pirater_live(view, legal, colours, names, seat_number=None) -> dict | None:
-    """Everything the live part draws and offers, from the viewer's view and legal actions."""
+def live(*, view: dict | None, seat, legal: list, my_turn: bool, names, colours, match=None, query=None, log=(),
+         draw_shared=True) -> dict | None:
+    """Everything the live part draws and offers, from the viewer's view and legal actions (the
+    presenter's shape is every game's: games_tags.game_live)."""
     if not view:
         return None
     scene = Scene(view, colours, names)
@@ -353,8 +355,8 @@ def pirater_live(view, legal, colours, names, seat_number=None) -> dict | None:
     current = scene.current
     winner = None
     if view["phase"] == "over":
-        seat = view.get("winner")
-        winner = {"name": seat_name(names, seat) if seat is not None else None, "colour": seat_colour(colours, seat),
+        won = view.get("winner")
+        winner = {"name": seat_name(names, won) if won is not None else None, "colour": seat_colour(colours, won),
                   "how": view.get("win")}  # the template words each way of winning
     opening = []
     if view.get("round") == 1:  # P7: who began, through the first round

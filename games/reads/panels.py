@@ -83,6 +83,9 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
                           and number in may_act(engine, match.state))
     legal = engine.legal_actions(match.state, number) if can_act else []
     seats = sorted(match.seats.all(), key=lambda s: (s.number is None, s.number, s.joined_at))
+    if match.state is not None:
+        # The log's recent rows, read once for the log's lines and the game's presenter.
+        selectors.with_recent_log(match)
     return {
         "user": user,
         "match": match,

@@ -218,6 +218,26 @@ def action_form(context, action=None, *, id="", css="", label="", target="#match
             "id": id, "css": css, "label": label, "target": target, "swap": swap, "ship": ship, "start": start}
 
 
+@register.simple_tag(takes_context=True)
+def game_live(context):
+    """What a game's partials/live.html shows: its presenter, `games.<game>.pages.live`, called in
+    the one shape every game's has (README, "Adding a game") from the engine's view for this
+    viewer and their legal actions, the names and colours of the seats, the page's query (what
+    the viewer chose: absent when a socket or an action renders the part), the recent log rows
+    (newest first) and whether the shared board is drawn once for all viewers elsewhere."""
+    import importlib
+
+    match = context["match"]
+    request = context.get("request")
+    pages = importlib.import_module(f"games.{match.game}.pages")
+    return pages.live(view=context.get("view"), seat=context.get("seat_number"), legal=context.get("legal") or [],
+                      my_turn=bool(context.get("my_turn")), names=context.get("names"),
+                      colours=context.get("colours"), match=match,
+                      query=request.GET if request is not None else None,
+                      log=getattr(match, "recent_log", None) or (),
+                      draw_shared=not (context.get("shared") or {}).get("board"))
+
+
 @register.simple_tag
 def order_places(match, kind: str) -> list[dict]:
     """The places of the board an Orders panel field of this kind may name ({value, words, left,

@@ -1,18 +1,10 @@
-"""Catan with ships' template tag: everything live.html shows, worked out in
-games/catan_ships/pages.py; the templates under templates/games/catan_ships/partials/ lay it out."""
+"""Catan with ships' template tags (what live.html shows is games_tags.game_live, worked out in
+games/catan_ships/pages.py); the templates under templates/games/catan_ships/partials/ lay it out."""
 from django import template
 
 from games.catan_ships import pages
 
 register = template.Library()
-
-
-@register.simple_tag(takes_context=True)
-def catan_live(context):
-    shared = context.get("shared") or {}
-    return pages.live(context.get("view"), context.get("legal"), context.get("colours"), context.get("names"),
-                      seat=context.get("seat_number"), my_turn=bool(context.get("my_turn")),
-                      draw_board=not shared.get("board"))
 
 
 @register.simple_tag(takes_context=True)

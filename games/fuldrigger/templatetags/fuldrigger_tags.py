@@ -1,5 +1,5 @@
-"""Fuldrigger's template tags: the static chart for board.html, what live.html shows, the rules
-page's tables. The markup is the templates' (templates/games/fuldrigger/partials/)."""
+"""Fuldrigger's template tags: the static chart for board.html and the rules page's tables (what
+live.html shows is games_tags.game_live). The markup is the templates' (templates/games/fuldrigger/partials/)."""
 from django import template
 
 from games.engines.fuldrigger.board import WORLD
@@ -13,16 +13,6 @@ def fuldrigger_chart():
     """The static map, the legend's hazards and the price lists (the same for every viewer who
     reads the page's language)."""
     return world_map.chart_in(pages.language())
-
-
-@register.simple_tag(takes_context=True)
-def fuldrigger_live(context):
-    request = context.get("request")
-    return pages.live(view=context["view"], seat=context.get("seat_number"), legal=context.get("legal") or [],
-                      my_turn=bool(context.get("my_turn")), names=context.get("names"),
-                      colours=context.get("colours"), match=context.get("match"),
-                      query=request.GET if request is not None else None,
-                      draw_shared=not (context.get("shared") or {}).get("board"))
 
 
 @register.simple_tag

@@ -1,5 +1,6 @@
-"""Pirater's template tags: the static board for board.html, everything live.html shows. The
-work is done in games/pirater/pages.py; the templates under templates/games/pirater/ write it."""
+"""Pirater's template tags: the static board for board.html and the words of squares and ports
+(what live.html shows is games_tags.game_live). The work is done in games/pirater/pages.py; the
+templates under templates/games/pirater/ write it."""
 from django import template
 
 from games.pirater import pages
@@ -7,6 +8,5 @@ from games.pirater import pages
 register = template.Library()
 
 register.simple_tag(pages.pirater_board)
-register.simple_tag(pages.pirater_live)
 for name in ("pt_json", "pt_words", "pt_variants", "pt_port", "pt_port_short", "pt_square"):
     register.filter(name, getattr(pages, name))
