@@ -18,7 +18,6 @@ from functools import lru_cache
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _, pgettext, pgettext_lazy
 
-from games.engines.catan_ships import trade
 from games.engines.catan_ships.building import COST
 from games.engines.catan_ships.board import RESOURCES, TERRAIN_RESOURCE, drawn_geometry, pips
 from games.reads.panels import seat_colour, seat_name
@@ -392,16 +391,6 @@ def _hexes(board: Board, robber=None) -> list[dict]:
     return out
 
 
-def bank_rates(board: Board, view: dict, seat) -> dict:
-    """The viewer's bank rate for each resource (4; 3 at a 3:1 harbour, 2 at a harbour of that
-    resource), from the engine's rule: it reads only who holds each corner, which the view's
-    buildings say."""
-    owner = [-1] * board.geometry.vertex_count
-    for b in view.get("buildings", []):
-        owner[b["vertex"]] = b["seat"]
-    return trade.rates({"owner": owner}, seat, board.geometry)
-
-
 def _forms(view: dict, legal: list[dict], me: dict | None, names, seat, board: Board) -> dict:
     """The panel's forms, from the legal actions that are not spots on the board."""
     by_type: dict[str, list[dict]] = {}
@@ -419,8 +408,8 @@ def _forms(view: dict, legal: list[dict], me: dict | None, names, seat, board: B
         # The "get" list starts on something other than the first "give": trading a resource
         # for itself is never what a player means.
         first_get = next((r for r in gets if r != gives[0]), gets[0])
-        rate = bank_rates(board, view, seat)
-        forms["bank"] = {"give": [{"value": r, "words": goods_words({r: rate[r]})} for r in gives],
+        rate = (me or {}).get("rates") or {}
+        forms["bank"] = {"give": [{"value": r, "words": goods_words({r: rate.get(r, 4)})} for r in gives],
                          "get": [{"value": r, "words": resource_word(r), "selected": r == first_get} for r in gets]}
     if "offer" in by_type:
         handled.add("offer")

@@ -18,7 +18,7 @@ from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
 from games.engines.fuldrigger.sailing import pirates_spare, routes
 from games.engines.fuldrigger.state import (
-    DUTY, FORTRESS_PRICE, MAX_FORTRESSES, MAX_SHIPS, MIN_CARRIED, OWNER_BONUS, PRICE_DROP, SHIP_PRICE, SHIP_RESALE,
+    DUTY, FORTRESS_PRICE, MAX_FORTRESSES, MAX_SHIPS, MIN_CARRIED, SHIP_PRICE, SHIP_RESALE,
     fortresses_of, ships_of,
 )
 from games.fuldrigger import world_map
@@ -511,26 +511,20 @@ def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -
 # ---- ports: prices, trade, fortresses, the isthmus ------------------------------------------
 
 def sale_terms(view: dict, seat: int, port: str, good: str) -> dict | None:
-    """What one load of `good` fetches in `port` for `seat` now, and why (F25, F31, cards)."""
-    entry = WORLD.prices.get(port, {}).get(good)
-    if entry is None or entry["sell"] is None:
+    """What one load of `good` fetches in `port` for `seat` now, and why in words: the engine's
+    terms (trade.sale_terms: F25, F31, cards)."""
+    terms = trade.sale_terms(view, seat, port, good)
+    if terms is None:
         return None
     notes = []
-    price = entry["sell"]
-    for effect in view.get("effects", []):
-        if effect["kind"] == "price" and effect.get("port") in (None, port) and effect.get("good") in (None, good):
-            price += effect["amount"]
-            notes.append(f"{effect['amount']:+d} {in_a_sentence(card_words(effect['card'])[0])}")
-    if view["turn"]["seat"] == seat:
-        sold = view["turn"]["sold"].get(port, {}).get(good, 0)
-        if sold:
-            price -= PRICE_DROP * sold
-            notes.append(_("−%(drop)s: %(sold)s sold here this turn")
-                         % {"drop": PRICE_DROP * sold, "sold": sold})
-    if view["fortresses"].get(port) == seat:
-        price += OWNER_BONUS
-        notes.append(_("+%(bonus)s for your fortress") % {"bonus": OWNER_BONUS})
-    return {"list": entry["sell"], "price": max(0, price), "notes": notes}
+    for part in terms["parts"]:
+        if part["why"] == "card":
+            notes.append(f"{part['amount']:+d} {in_a_sentence(card_words(part['card'])[0])}")
+        elif part["why"] == "sold":
+            notes.append(_("−%(drop)s: %(sold)s sold here this turn") % {"drop": -part["amount"], "sold": part["sold"]})
+        elif part["why"] == "fortress":
+            notes.append(_("+%(bonus)s for your fortress") % {"bonus": part["amount"]})
+    return {"list": terms["list"], "price": terms["price"], "notes": notes}
 
 
 def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]:

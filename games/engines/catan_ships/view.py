@@ -7,7 +7,7 @@ dice counter: the view lists what it shows, so neither is copied in.
 from __future__ import annotations
 
 from games.engines.base import edition_of
-from games.engines.catan_ships import rules, scoring, ships
+from games.engines.catan_ships import rules, scoring, ships, trade
 from games.engines.catan_ships.board import RESOURCES, geometry
 from games.engines.catan_ships.book import WORDS
 from games.engines.catan_ships.state import CITIES, OPTIONS, ROADS, SETTLEMENTS, SHIPS
@@ -36,6 +36,9 @@ def view(state: dict, seat=None) -> dict:
             entry["hand"] = dict(state["hands"][p])
             entry["dev_cards"] = [{"kind": kind, "new": turn >= state["turn"]} for kind, turn in state["dev"][p]]
             entry["hidden_points"] = scoring.hidden_points(state, p)
+            # The viewer's bank rate for each resource (4; 3 at a 3:1 harbour, 2 at one of
+            # that resource), as a bank trade would take it.
+            entry["rates"] = trade.rates(state, p, geo)
         players.append(entry)
     buildings = [{"vertex": v, "seat": o, "kind": "city" if state["city"][v] else "settlement"}
                  for v, o in enumerate(state["owner"]) if o >= 0]

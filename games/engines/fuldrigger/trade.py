@@ -81,19 +81,28 @@ def sale_takings(state: dict, seat: int, port: str, good: str) -> int | None:
 
 
 def sale_price(state: dict, seat: int, port: str, good: str) -> int | None:
-    """What the port pays this seat for one load now: list price, this round's cards, the fall
-    for loads already sold here this turn (F31), the fortress owner's bonus (F25); never < 0."""
+    """What the port pays this seat for one load now (sale_terms)."""
+    terms = sale_terms(state, seat, port, good)
+    return None if terms is None else terms["price"]
+
+
+def sale_terms(state: dict, seat: int, port: str, good: str) -> dict | None:
+    """What the port pays this seat for one load now, and why: the list price and each part that
+    moves it — this round's cards ("card"), the fall for loads the seat already sold here in
+    its turn (F31, "sold"), the fortress owner's bonus (F25, "fortress"); never < 0. The pages
+    word the parts; the sale (do_sell_cargo) takes the price."""
     entry = WORLD.prices.get(port, {}).get(good)
     if entry is None or entry["sell"] is None:
         return None
-    price = entry["sell"]
-    for effect in effect_on(state, "price"):
-        if effect["port"] in (None, port) and effect["good"] in (None, good):
-            price += effect["amount"]
-    price -= PRICE_DROP * state["turn"]["sold"].get(port, {}).get(good, 0)
+    parts = [{"why": "card", "card": effect["card"], "amount": effect["amount"]}
+             for effect in effect_on(state, "price")
+             if effect["port"] in (None, port) and effect["good"] in (None, good)]
+    sold = state["turn"]["sold"].get(port, {}).get(good, 0) if state["turn"]["seat"] == seat else 0
+    if sold:
+        parts.append({"why": "sold", "sold": sold, "amount": -PRICE_DROP * sold})
     if state["fortresses"].get(port) == seat:
-        price += OWNER_BONUS
-    return max(0, price)
+        parts.append({"why": "fortress", "amount": OWNER_BONUS})
+    return {"list": entry["sell"], "price": max(0, entry["sell"] + sum(p["amount"] for p in parts)), "parts": parts}
 
 
 def embargoed(state: dict, port: str) -> bool:

@@ -435,3 +435,17 @@ def test_harbour_rates_follow_the_corners_not_the_list_object():
     assert trade.rates(s, 0, geo)[kind] == 4
     s["owner"][corner] = 0
     assert trade.rates(s, 0, geo)[kind] == 2
+
+
+def test_a_seats_view_carries_its_own_bank_rates_and_no_one_elses():
+    """The page words the bank's trade from the view (issue 32: the engine decides): the seat's
+    own entry carries the rates a bank trade takes, with a harbour's corner held; no other
+    seat's entry carries rates."""
+    s = empty_board()
+    geo = geometry(s["board"])
+    e, kind = next((e, k) for e, k in geo.harbours if k != "3:1")
+    place(s, 0, geo.edge_vertices[e][0])
+    mine = ENGINE.view(s, 0)["players"]
+    assert mine[0]["rates"] == trade.rates(s, 0, geo) and mine[0]["rates"][kind] == 2
+    assert all("rates" not in p for p in mine[1:])
+    assert all("rates" not in p for p in ENGINE.view(s, None)["players"])
