@@ -271,7 +271,8 @@ class MatchOut(Schema):
 
 
 class MatchViewOut(MatchOut):
-    view: dict[str, Any]
+    view: dict[str, Any] | None = Field(..., description="The match as your seat (or a spectator) sees it; null "
+                                                          "while it is open, before the deal.")
 
 
 class MatchListOut(Schema):

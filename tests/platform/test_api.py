@@ -54,6 +54,15 @@ def test_a_bot_creates_joins_and_plays_a_match(client, keys):
     assert api(client, "get", "/matches", keys["bo"])[1]["matches"][0]["id"] == match_id
 
 
+def test_an_open_match_is_read_before_its_deal_with_no_view(client, keys):
+    """An open match has no state yet: its view is null (was a 500, found by fuzzing the API)."""
+    status, created = api(client, "post", "/matches", keys["anna"], {"game": "pirater", "seats": 3})
+    assert status == 201 and created["status"] == "open"
+    for who in ("anna", "bo"):
+        status, read = api(client, "get", f"/matches/{created['id']}", keys[who])
+        assert status == 200 and read["status"] == "open" and read["view"] is None
+
+
 def test_api_errors_are_json_4xx_and_change_nothing(client, keys, race_match):
     path = f"/matches/{race_match.pk}/actions"
     assert api(client, "post", path, keys["anna"], {"action": {"type": "roll"}}) == \
