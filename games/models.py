@@ -67,6 +67,11 @@ class Match(models.Model):
 
     state = models.JSONField(_("game state"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=0)
+    # The last change that kept the version (a seat taken, the deal at version 0, a deadline
+    # moved), told apart by its revision (games/change.py); "" once a change makes a new version.
+    # Pages and sockets' catch-ups show it, so a part the page missed is never taken for the one
+    # it shows.
+    revision = models.CharField(_("revision"), max_length=20, blank=True, default="")
     seed = models.CharField(_("seed"), max_length=64, blank=True)
     seed_hash = models.CharField(_("seed hash"), max_length=64, blank=True)
 

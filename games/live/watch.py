@@ -3,8 +3,9 @@
 A change reaches its sockets through the channel layer; if a message is lost — Redis was away
 when the publisher sent it, or restarted and forgot the groups — the socket would show the old
 version until the next change. So each socket process checks, every LIVE_WATCH_SECONDS, the
-versions of the matches its sockets show, in one query for all of them, and a socket still
-behind a version that was already committed at the check before (the publisher had all that
+versions of the matches its sockets show (with the revision of a change that kept the version:
+the deal, a seat taken), in one query for all of them, and a socket still behind one that was
+already committed at the check before (the publisher had all that
 time to deliver it) catches up by itself: it joins its groups again, reads the match and sends
 its viewer's part. In normal running nothing is behind and the check costs one indexed query
 per process per interval; no query and no render per socket."""
@@ -18,9 +19,11 @@ log = logging.getLogger(__name__)
 
 
 def _versions(match_ids) -> dict:
+    """Each match's version and revision (a change that kept the version: Match.revision)."""
     from games.models import Match
 
-    return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
+    return {pk: (version, revision) for pk, version, revision
+            in Match.objects.filter(pk__in=match_ids).values_list("pk", "version", "revision")}
 
 
 class Watch:
@@ -68,9 +71,9 @@ class Watch:
             if before is None:
                 continue
             for socket in list(self.sockets.get(match_id, ())):
-                if socket.shown_version < before:
-                    log.info("match %s: a socket showed version %s of %s; catching it up",
-                             match_id, socket.shown_version, version)
+                if (socket.shown_version, socket.shown_revision) < before:
+                    log.info("match %s: a socket showed version %s (%r) of %s; catching it up",
+                             match_id, socket.shown_version, socket.shown_revision, version)
                     asyncio.ensure_future(socket.catch_up())
 
 

@@ -58,6 +58,11 @@ def announce(changing: Changing) -> Change:
     """The change as made: once committed (and the response sent, under granian), its parts go
     to whoever watches (games/live/)."""
     change = changing.made(changing.match.seats.all())
+    if change.revision != changing.match.revision:
+        # What the pages and the sockets' catch-ups show from now on (Match.revision); a move
+        # has reset it already in the row it saved (append).
+        Match.objects.filter(pk=change.match_id).update(revision=change.revision)
+        changing.match.revision = change.revision
     live.publish_on_commit(change)
     return change
 
@@ -112,6 +117,7 @@ def _bot_to_act(match: Match) -> bool:
 def append(changing: Changing, *, seat, kind, actor, action, events) -> ActionLog:
     match = changing.match
     match.version += 1
+    match.revision = ""  # a new version: nothing kept it yet
     row = ActionLog.objects.create(match_id=match.pk, seq=match.version, seat=seat, kind=kind,
                                    actor=actor, action=action, events=events)
     changing.wrote(row)

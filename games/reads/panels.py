@@ -109,6 +109,9 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
         "log_lines": (selectors.log_lines(match, number, described=(shared or {}).get("described"))
                       if match.state is not None else []),
         "error": error,
+        # A change that kept the version (a seat taken, a deadline moved) is told from the
+        # version as first shown by its revision (Match.revision; static/js/site.js).
+        "revision": match.revision,
         # Only the whole page shows the chat (the live part a socket or an action renders does
         # not): read it only if the template asks.
         "chat": SimpleLazyObject(lambda: selectors.chat_messages(match, user)),
@@ -130,13 +133,11 @@ def players_away(seats) -> dict:
                                                            starts_at__lte=now, ends_at__gt=now)}
 
 
-def render_live(match: Match, user, *, request=None, error=None, browser_language=None, revision="") -> str:
+def render_live(match: Match, user, *, request=None, error=None, browser_language=None) -> str:
     # The socket renders without a request: show times in the viewer's own zone and words in
-    # their own language all the same. `revision`: a change that kept the version (a seat
-    # taken, a deadline moved) is told from the version as first shown by it (static/js/site.js).
+    # their own language all the same.
     with timezone.override(viewer_time_zone(user)), translation.override(viewer_language(user, browser_language)):
         context = match_context(match, user, error=error)
-        context["revision"] = revision
         return render_to_string("games/partials/match_live.html", context, request=request)
 
 

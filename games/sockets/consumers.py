@@ -165,8 +165,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not selectors.can_watch(match, self.user, self.invite):
             return None
         self.access = Access.of(match, match.seats.all())
-        self.shown_version = match.version
-        return publisher.render(match, self.viewer, self.viewer.kind(self.access), "")
+        # Drawn with the revision the match keeps (Match.revision): a page that missed a change
+        # which kept the version (the deal of an open match) tells this catch-up from what it shows.
+        self.shown_version, self.shown_revision = match.version, match.revision
+        return publisher.render(match, self.viewer, self.viewer.kind(self.access), match.revision)
 
     async def _leave_groups(self):
         for name in self.groups_joined:
@@ -348,7 +350,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if opened is None:
                 await self._end(CLOSE_NOT_ALLOWED)
                 return
-            self.shown_revision = ""
             if opened != self.sent:
                 self.sent = opened
                 await self.send(text_data=opened)

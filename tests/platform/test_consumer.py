@@ -97,3 +97,69 @@ async def test_chat_reaches_the_players_live_but_not_spectators():
     assert await watcher.receive_nothing(timeout=0.5)
     await bo_socket.disconnect()
     await watcher.disconnect()
+
+
+def _revision_of(html):
+    import re
+
+    return re.search(r'id="match-live"[^>]*?data-version="(\d+)"\s+data-revision="([^"]*)"', html).groups()
+
+
+def _open_match_page(user):
+    """A race match of three seats with two taken, and its page as `user` loads it."""
+    anna, bo, carl = make_user("anna"), make_user("bo"), make_user("carl")
+    match = play.match_create(creator=anna, game="race", seats=3)
+    play.match_join(match_id=match.pk, user=bo)
+    client = Client()
+    client.force_login({"anna": anna, "bo": bo}[user])
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    return match, anna, bo, carl, page
+
+
+async def test_a_page_that_missed_the_deal_is_caught_up_by_its_socket():
+    """Issue 33's Pirater page left on "open": the last seat was taken (and the match dealt at
+    version 0) between the page's load and its socket's opening, so the deal's message reached
+    no socket of that page, and the socket's catch-up (the running match, version 0) carried
+    the same version and revision as the page: the page's script kept it out. The catch-up
+    carries the revision the match keeps now, which the page never showed."""
+    match, anna, bo, carl, page = await sync_to_async(_open_match_page)("bo")
+    assert "status-open" in page
+    page_version, page_revision = _revision_of(page)
+    await sync_to_async(play.match_join)(match_id=match.pk, user=carl)   # the deal: still version 0
+    socket, connected, _code = await _connect(match.pk, bo)
+    assert connected
+    caught_up = await socket.receive_from(timeout=5)
+    assert "status-running" in caught_up
+    version, revision = _revision_of(caught_up)
+    assert version == page_version == "0"
+    assert revision and revision != page_revision   # so static/js/site.js swaps it in
+    await socket.disconnect()
+
+
+async def test_a_page_loaded_after_a_change_that_kept_the_version_shows_its_revision():
+    """The page and every socket's catch-up show the revision of the last change that kept the
+    version, so a catch-up of a page that missed nothing is recognised as what it shows."""
+    match, anna, bo, carl, page = await sync_to_async(_open_match_page)("anna")
+    page_version, page_revision = _revision_of(page)
+    assert page_revision  # bo's seat was a change that kept version 0
+    socket, connected, _code = await _connect(match.pk, anna)
+    assert connected
+    assert _revision_of(await socket.receive_from(timeout=5)) == (page_version, page_revision)
+    await socket.disconnect()
+
+
+async def test_a_socket_that_missed_a_change_of_the_same_version_catches_up_by_itself(settings, monkeypatch):
+    """The watch (issue 34) compares revisions too: a lost message of a change that kept the
+    version (the deal) is caught up without a move after it."""
+    from games.live import layer
+
+    settings.LIVE_WATCH_SECONDS = 0.2
+    match, anna, bo, carl, page = await sync_to_async(_open_match_page)("bo")
+    socket, connected, _code = await _connect(match.pk, bo)
+    assert connected and "status-open" in await socket.receive_from(timeout=5)
+    real_send = layer.send
+    monkeypatch.setattr(layer, "send", lambda messages, what: None)  # the layer is away: lost
+    await sync_to_async(play.match_join)(match_id=match.pk, user=carl)
+    monkeypatch.setattr(layer, "send", real_send)
+    assert "status-running" in await socket.receive_from(timeout=5)
+    await socket.disconnect()
