@@ -253,7 +253,7 @@ PUSH_TTL_SECONDS = int(env("PUSH_TTL_SECONDS", str(24 * 3600)))
 PUSH_QUIET_HOURS = env("PUSH_QUIET_HOURS", "22-7")
 # Calendar feeds (notifications/calendar.py): more events from apps that come later (a league's
 # rounds), each a dotted path to a callable(user, now) returning notifications.calendar.Entry.
-CALENDAR_EVENT_SOURCES: list[str] = []
+CALENDAR_EVENT_SOURCES: list[str] = ["leagues.calendar.entries"]
 
 # Match sockets (games/sockets/consumers.py): a message larger than this closes the socket (1009), more
 # than a burst and then a steady rate of messages too (4008); sockets open at once per user and

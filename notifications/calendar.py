@@ -14,7 +14,7 @@ a dotted path to a callable(user, now) returning an iterable of Entry."""
 import secrets
 import zoneinfo
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -41,8 +41,13 @@ class Entry:
     sequence: int = 0
 
 
-def _uid(what: str) -> str:
+def uid(what: str) -> str:
+    """An event's UID on this site: `what` names it and stays the same while its time moves."""
     return f"{what}@{settings.SITE_URL.split('://')[-1].split('/')[0]}"
+
+
+def absolute_url(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
 
 
 def feed_for(user):
@@ -66,20 +71,18 @@ def address(feed, *, webcal: bool = True) -> str:
 
 
 def entries(user, now=None) -> list[Entry]:
-    from notifications.services import _absolute
-
     now = now or timezone.now()
     seats = (Seat.objects.filter(user=user, number__isnull=False, match__status__in=SHOWN)
              .select_related("match").defer("match__state"))
     found = []
     for seat in seats:
         match, name = seat.match, match_name(seat.match)
-        url = _absolute(match.get_absolute_url())
+        url = absolute_url(match.get_absolute_url())
         if match.turn_deadline and seat.number in (match.turn_seats or []) and not seat.is_bot:
-            found.append(Entry(_uid(f"turn-{match.pk}-{user.pk}"), _("Your turn in %(match)s: deadline") % {
+            found.append(Entry(uid(f"turn-{match.pk}-{user.pk}"), _("Your turn in %(match)s: deadline") % {
                 "match": name}, match.turn_deadline, url + "#match-live", match.version))
         if match.game_deadline:
-            found.append(Entry(_uid(f"end-{match.pk}-{user.pk}"), _("%(match)s ends") % {"match": name},
+            found.append(Entry(uid(f"end-{match.pk}-{user.pk}"), _("%(match)s ends") % {"match": name},
                                match.game_deadline, url, match.version))
     for path in settings.CALENDAR_EVENT_SOURCES:
         found.extend(import_string(path)(user, now))
@@ -104,7 +107,7 @@ def ics(user, now=None) -> bytes:
         cal.add("x-wr-calname", _("%(site)s deadlines") % {"site": settings.SITE_NAME})
         cal.add("x-wr-timezone", str(zone.key))
         # Clients poll at their own pace; this asks for an hour at most.
-        cal.add("refresh-interval", "PT1H", parameters={"VALUE": "DURATION"})
+        cal.add("refresh-interval", timedelta(hours=1), parameters={"VALUE": "DURATION"})
         cal.add("x-published-ttl", "PT1H")
         for entry in entries(user, now):
             event = Event()
