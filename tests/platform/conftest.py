@@ -95,12 +95,14 @@ class Layout:
                     "DEBUG": "0", "COLLECTSTATIC": "0", "LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT),
                     "DJANGO_SETTINGS_MODULE": "config.settings", **environment}
         self.logs, self.processes, self.daphnes = logs, [], []
-        self.http_port, self.ws_ports = free_port(), []
-        while len(self.ws_ports) < daphnes:
+        # Three different ports: a free port is only free until someone binds it, and nginx
+        # once drew granian's own (bind() failed: the test then spoke to granian, not nginx).
+        ports: list[int] = []
+        while len(ports) < daphnes + 2:
             port = free_port()
-            if port != self.http_port and port not in self.ws_ports:
-                self.ws_ports.append(port)
-        self.port = free_port()
+            if port not in ports:
+                ports.append(port)
+        self.http_port, self.port, self.ws_ports = ports[0], ports[1], ports[2:]
         self.base = f"http://127.0.0.1:{self.port}"
 
     def _start(self, name, command):
