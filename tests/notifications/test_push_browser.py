@@ -1,0 +1,111 @@
+"""Issue 35, part 1, in Chromium: the profile's "Notify me on this device" switch registers the
+site's service worker and hands the browser's subscription to the server, which lists the
+device; switched off (or removed from the list) it is forgotten.
+
+This machine has no internet, so Chromium cannot reach its real push service (FCM) to make a
+subscription: the test gives the page a PushManager whose subscribe() answers what a browser
+answers — an https endpoint on a public address and a real P-256 key and auth secret, made here
+as a browser makes them — and everything else is the page's own: its script, the service
+worker's registration, the permission prompt, the POST and the server's checks. What the
+server then sends to such a subscription (VAPID, aes128gcm, the reader's language) is
+tests/notifications/test_push.py's."""
+import base64
+import json
+import os
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from notifications.models import PushSubscription
+from tests.browser.conftest import LIVE_WAIT_MS
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.browser
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _browser_keys() -> dict:
+    public = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    return {"p256dh": _b64(public), "auth": _b64(os.urandom(16))}
+
+
+# The push service's side of PushManager, kept in localStorage so the page reloaded after the
+# switch finds its subscription as a browser would.
+STUB = """
+(() => {
+  const made = %s;
+  const stored = () => JSON.parse(localStorage.getItem('stub-push') || 'null');
+  const subscription = (json) => json && {
+    endpoint: json.endpoint, options: {},
+    toJSON: () => json,
+    unsubscribe: () => { localStorage.removeItem('stub-push'); return Promise.resolve(true); },
+  };
+  if (!window.PushManager) return;
+  PushManager.prototype.subscribe = function (options) {
+    const key = new Uint8Array(options.applicationServerKey);
+    localStorage.setItem('stub-push-key-length', String(key.length));
+    localStorage.setItem('stub-push', JSON.stringify(made));
+    return Promise.resolve(subscription(made));
+  };
+  PushManager.prototype.getSubscription = function () { return Promise.resolve(subscription(stored())); };
+})();
+"""
+
+
+@pytest.mark.parametrize("viewport", [None, {"width": 390, "height": 844}], ids=["desktop", "phone"])
+def test_the_switch_subscribes_this_device_and_lists_it_and_off_forgets_it(people, viewport):
+    make_user("anna")
+    endpoint = "https://93.184.216.34/push/v1/anna-device"   # a public address: the SSRF guard lets it by
+    made = {"endpoint": endpoint, "expirationTime": None, "keys": _browser_keys()}
+    anna = people("push-anna", viewport=viewport)
+    anna.context.grant_permissions(["notifications"], origin=anna.base)
+    anna.context.add_init_script(STUB % json.dumps(made))
+    anna.log_in("anna")
+
+    # The service worker is served at the root, as JavaScript, allowed the whole site.
+    worker = anna.page.request.get(anna.base + "/sw.js")
+    assert worker.status == 200 and worker.headers["content-type"].startswith("text/javascript")
+    assert worker.headers["service-worker-allowed"] == "/"
+    assert "addEventListener(\"push\"" in worker.text() or "addEventListener('push'" in worker.text()
+
+    anna.go("/accounts/profile/")
+    switch = anna.page.locator("#push-on")
+    anna.page.wait_for_selector("[data-push-switch][data-ready='1']", timeout=LIVE_WAIT_MS)
+    assert not switch.is_checked() and switch.is_enabled()
+    assert anna.page.evaluate("() => navigator.serviceWorker.getRegistration('/').then(r => !!r && r.scope)") \
+        == anna.base + "/"
+    with anna.page.expect_navigation():   # the page shows the device list anew once the server has it
+        switch.click()
+    anna.page.wait_for_selector(f".push-devices li[data-endpoint='{endpoint}']", timeout=LIVE_WAIT_MS)
+    stored = PushSubscription.objects.get(endpoint=endpoint)
+    assert stored.user.username == "anna"
+    assert (stored.p256dh, stored.auth) == (made["keys"]["p256dh"], made["keys"]["auth"])
+    assert stored.name.startswith("Chromium")
+    assert anna.page.evaluate("() => localStorage.getItem('stub-push-key-length')") == "65"  # the site's VAPID key
+    anna.page.wait_for_selector("[data-push-switch][data-ready='1']", timeout=LIVE_WAIT_MS)
+    assert anna.page.locator("#push-on").is_checked()
+    remove = anna.page.locator(".push-devices li button")
+    assert remove.bounding_box()["height"] >= 24          # a thumb can hit it
+    anna.shot("push-device-listed")
+
+    # Off: the browser unsubscribes and the server forgets the device.
+    with anna.page.expect_navigation():
+        anna.page.locator("#push-on").click()
+    anna.page.wait_for_selector("text=No device is told yet.", timeout=LIVE_WAIT_MS)
+    assert not PushSubscription.objects.filter(endpoint=endpoint).exists()
+
+    # On again, then removed from the list by its button.
+    anna.page.wait_for_selector("[data-push-switch][data-ready='1']", timeout=LIVE_WAIT_MS)
+    with anna.page.expect_navigation():
+        anna.page.locator("#push-on").click()
+    anna.page.wait_for_selector(f".push-devices li[data-endpoint='{endpoint}']", timeout=LIVE_WAIT_MS)
+    anna.page.locator(".push-devices li button").click()
+    anna.page.wait_for_selector("text=No device is told yet.", timeout=LIVE_WAIT_MS)
+    assert not PushSubscription.objects.filter(endpoint=endpoint).exists()
+    assert anna.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    assert anna.errors == []
