@@ -10,6 +10,10 @@ class EventForm(forms.Form):
 
     name = forms.CharField(label=_("Name"), max_length=80)
     game = forms.ChoiceField(label=_("Game"))
+    format = forms.ChoiceField(
+        label=_("Format"), choices=Event.FORMAT_CHOICES, initial=Event.SWISS, required=False,  # none said: Swiss
+        help_text=_("Swiss: each round seats players of near scores together. League division: a balanced "
+                    "schedule in which everyone meets everyone about equally often."))
     seats = forms.IntegerField(label=_("Players at each table"), min_value=2, max_value=6, initial=3)
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=3)
     fill = forms.ChoiceField(label=_("When the players do not fill the tables"), choices=Event.FILL_CHOICES)

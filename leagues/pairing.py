@@ -170,29 +170,46 @@ def league_round(players, *, size: int, number: int, rounds_left: int = 2, tries
 
     rnd = random.Random(number)
     ranked = sorted(players, key=lambda p: p.key)
+    everyone = [p.key for p in ranked]
     sizes, _bots, bye_count = table_sizes(len(ranked), size, size, BYES)
-    byes = [p.key for p in sorted(ranked, key=lambda p: (p.byes, rnd.random()))[:bye_count]]
-    keys = [p.key for p in ranked if p.key not in set(byes)]
+    # Who sits out is part of the schedule: those with fewer byes than the rest must, and which
+    # of those with the fewest so far is the even season's choice (chosen apart from the tables,
+    # a bye could strand a pair: five players at tables of two met twice and never).
+    if bye_count:
+        threshold = sorted(p.byes for p in ranked)[bye_count - 1]
+        must = [p.key for p in ranked if p.byes < threshold]
+        may = [p.key for p in ranked if p.byes == threshold]
+    else:
+        must, may = [], []
+
+    def candidates(sit_from, need, fixed) -> list:
+        found, pool = {}, list(sit_from)
+        for _ in range(tries):
+            rnd.shuffle(pool)
+            out = set(fixed) | set(pool[:need])
+            keys = [k for k in everyone if k not in out]
+            rnd.shuffle(keys)
+            groups, at = [], 0
+            for human in sizes:
+                groups.append(tuple(sorted(keys[at:at + human])))
+                at += human
+            found.setdefault((tuple(sorted(out)), tuple(sorted(groups))), None)
+        return list(found)
+
+    splits = candidates(may, bye_count - len(must), must)
+    # Later rounds' byes are anyone's here: the lookahead only weighs who can still meet whom.
+    later = candidates(everyone, bye_count, []) if bye_count and rounds_left > 1 else splits
     met = {(a.key, b): n for a in ranked for b, n in a.met.items()}
-    candidates = {}
-    for _ in range(tries):
-        rnd.shuffle(keys)
-        groups, at = [], 0
-        for human in sizes:
-            groups.append(tuple(sorted(keys[at:at + human])))
-            at += human
-        candidates.setdefault(tuple(sorted(groups)), None)
-    splits = list(candidates)
 
     def after(counts, split):
         counts = dict(counts)
-        for g in split:
+        for g in split[1]:
             for i, a in enumerate(g):
                 for b in g[i + 1:]:
                     counts[(a, b)] = counts.get((a, b), 0) + 1
         return counts
 
-    pairs = [(a, b) for i, a in enumerate(sorted(keys)) for b in sorted(keys)[i + 1:]]
+    pairs = [(a, b) for i, a in enumerate(everyone) for b in everyone[i + 1:]]
     base = {(a, b): met.get((a, b), 0) for a, b in pairs}
 
     def cost(counts):
@@ -205,11 +222,11 @@ def league_round(players, *, size: int, number: int, rounds_left: int = 2, tries
     for depth in range(max(1, rounds_left)):
         grown = []
         for _, counts, first in paths:
-            for split in splits:
+            for split in (splits if depth == 0 else later):
                 c = after(counts, split)
                 grown.append((cost(c), c, first if first is not None else split))
         grown.sort(key=lambda t: t[0])
         paths = grown[:beam]
-    best = paths[0][2] if splits else ()
+    byes, best = paths[0][2] if splits else ((), ())
     by_key = {p.key: p for p in ranked}
-    return Pairing(tables=[[p.key for p in _seat([by_key[k] for k in g])] for g in best], byes=byes)
+    return Pairing(tables=[[p.key for p in _seat([by_key[k] for k in g])] for g in best], byes=list(byes))

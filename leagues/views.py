@@ -25,7 +25,7 @@ def events(request):
                     organiser=request.user, name=data["name"], game=data["game"], seats=data["seats"],
                     rounds=data["rounds"], fill=data["fill"], turn_seconds=data["turn_hours"] * 3600,
                     game_hours=data["game_hours"], round_hours=data["round_hours"], starts_at=data["starts_at"],
-                    min_rating=data["min_rating"])
+                    min_rating=data["min_rating"], format=data["format"] or Event.SWISS)
                 return redirect(event)
             except ServiceError as exc:
                 error = exc.message

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from leagues.models import Event
 from leagues.tasks import sweep_events
+from tests.browser.events_support import create_event
 
 pytestmark = pytest.mark.browser
 
@@ -17,16 +18,8 @@ def test_an_event_is_created_joined_and_its_first_round_seated(people):
     for person in (org, ann, bo):
         person.sign_up(person.name)
 
-    org.go("/events/")
-    org.page.fill("#id_name", "Harbour Cup")
-    org.page.select_option("#id_game", "pirater")
-    org.page.fill("#id_seats", "2")
-    org.page.fill("#id_rounds", "2")
-    org.page.fill("#id_starts_at", (timezone.localtime() + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M"))
-    org.page.click("text=Create the event")
-    org.page.wait_for_selector("h1:has-text('Harbour Cup')")
+    event_url = create_event(org, "Harbour Cup", seats=2, rounds=2)
     org.shot("created")
-    event_url = org.page.url
 
     ann.page.goto(event_url)
     ann.page.click("text=Enter the event")

@@ -36,6 +36,26 @@ def test_it_creates_an_event_from_the_form_and_refuses_bad_input(client):
     form["round_hours"] = 72
     response = client.post("/events/", form)
     assert response.status_code == 302 and Event.objects.get().name == "Spring"
+    assert Event.objects.get().format == Event.SWISS      # the form's first choice
+
+
+def test_the_form_makes_a_league_division_and_the_pages_say_which(client):
+    """The format is the organiser's choice on the page (it was Swiss or nothing); a league
+    division seats no bots and plays no smaller tables (the service says so, nothing stored)."""
+    client.force_login(make_user("org"))
+    form = {"name": "Autumn League", "game": "pirater", "format": "league", "seats": 2, "rounds": 3,
+            "fill": "bots", "turn_hours": 24, "game_hours": 48, "round_hours": 72,
+            "starts_at": (timezone.now() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")}
+    response = client.post("/events/", form)
+    assert response.status_code == 400 and "sit out in turn" in response.content.decode()
+    assert not Event.objects.exists()
+    response = client.post("/events/", dict(form, format="knockout", fill="byes"))
+    assert response.status_code == 400 and not Event.objects.exists()
+    response = client.post("/events/", dict(form, fill="byes"))
+    event = Event.objects.get()
+    assert response.status_code == 302 and event.format == Event.LEAGUE
+    assert "League division" in client.get(event.get_absolute_url()).content.decode()
+    assert "League division" in client.get("/events/").content.decode()
 
 
 def test_it_joins_leaves_and_only_the_organiser_uses_the_tools(client, event):

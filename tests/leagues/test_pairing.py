@@ -116,3 +116,25 @@ def test_a_league_schedule_is_a_round_robin_where_one_exists(n, size, rounds):
                     if a != b:
                         players[a].met[b] = players[a].met.get(b, 0) + 1
     assert {players[a].met.get(b, 0) for a, b in combinations(range(n), 2)} == {1}
+
+
+@pytest.mark.parametrize("n, size, rounds", [(5, 2, 5), (7, 2, 7)])
+def test_a_league_with_one_sitting_out_each_round_is_still_a_round_robin(n, size, rounds):
+    """The byes are part of the schedule: chosen apart from the tables (the fewest byes, then at
+    random) a bye stranded a pair — five players at tables of two, two pairs met twice and two
+    never. Now every pair meets once and everyone sits out once."""
+    from itertools import combinations
+
+    players = {k: Player(key=k) for k in range(n)}
+    for number in range(1, rounds + 1):
+        result = league_round(list(players.values()), size=size, number=number, rounds_left=rounds - number + 1)
+        assert sorted([k for t in result.tables for k in t] + list(result.byes)) == list(range(n))
+        for key in result.byes:
+            players[key].byes += 1
+        for table in result.tables:
+            for a in table:
+                for b in table:
+                    if a != b:
+                        players[a].met[b] = players[a].met.get(b, 0) + 1
+    assert {players[a].met.get(b, 0) for a, b in combinations(range(n), 2)} == {1}
+    assert {p.byes for p in players.values()} == {1}
