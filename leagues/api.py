@@ -25,6 +25,9 @@ class NewEvent(Strict):
     fill: str = Event.BYES
     min_rating: float | None = None
     format: str = Event.SWISS
+    league: str = ""
+    division: int = 1
+    moves: int = 0
 
 
 class EventOut(Schema):
@@ -32,6 +35,9 @@ class EventOut(Schema):
     name: str
     game: str
     format: str
+    league: str
+    season: int
+    division: int
     seats: int
     rounds: int
     status: str
@@ -79,7 +85,8 @@ class EntryOut(Schema):
 
 
 def _event_out(event) -> dict:
-    return {"id": event.pk, "name": event.name, "game": event.game, "format": event.format, "seats": event.seats,
+    return {"id": event.pk, "name": event.name, "game": event.game, "format": event.format, "league": event.league,
+            "season": event.season, "division": event.division, "seats": event.seats,
             "rounds": event.rounds, "status": event.status, "entries_open": event.entries_open,
             "current_round": event.current_round, "starts_at": event.starts_at,
             "organiser": event.organiser.get_username(), "players": event.entries.filter(removed=False).count()}

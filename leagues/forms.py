@@ -14,6 +14,11 @@ class EventForm(forms.Form):
         label=_("Format"), choices=Event.FORMAT_CHOICES, initial=Event.SWISS, required=False,  # none said: Swiss
         help_text=_("Swiss: each round seats players of near scores together. League division: a balanced "
                     "schedule in which everyone meets everyone about equally often."))
+    league = forms.CharField(label=_("League"), max_length=80, required=False,
+                             help_text=_("A league division only: the name its divisions share, season after season."))
+    division = forms.IntegerField(label=_("Division (1 is the top)"), min_value=1, max_value=20, initial=1, required=False)
+    moves = forms.IntegerField(label=_("Promoted and relegated each season"), min_value=0, max_value=10, initial=0,
+                               required=False)
     seats = forms.IntegerField(label=_("Players at each table"), min_value=2, max_value=6, initial=3)
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=3)
     fill = forms.ChoiceField(label=_("When the players do not fill the tables"), choices=Event.FILL_CHOICES)

@@ -31,6 +31,12 @@ class Event(models.Model):
     status = models.CharField(max_length=8, choices=STATUS_CHOICES, default=ENTRY)
     entries_open = models.BooleanField(default=True)
     current_round = models.PositiveSmallIntegerField(default=0)
+    # A league division belongs to a league (`league`, its name) and a season; between seasons
+    # the top `moves` of each division go up one and the bottom `moves` down one (docs/leagues.md).
+    league = models.CharField(max_length=80, blank=True)
+    season = models.PositiveSmallIntegerField(default=1)
+    division = models.PositiveSmallIntegerField(default=1, help_text=_("1 is the top division."))
+    moves = models.PositiveSmallIntegerField(default=0, help_text=_("Players promoted and relegated between seasons."))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -34,8 +34,10 @@ def _whole(value, message) -> int:
 
 def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds=24 * 3600, game_hours=14 * 24,
                  round_hours=14 * 24, starts_at=None, options: dict | None = None, fill: str = Event.BYES,
-                 min_rating=None, format: str = Event.SWISS) -> Event:
-    """A Swiss event; its first round starts by itself at starts_at."""
+                 min_rating=None, format: str = Event.SWISS, league: str = "", division=1, moves=0) -> Event:
+    """An event; its first round starts by itself at starts_at. A league division names its
+    league and its place in it (`division`, 1 the top) and how many go up and down between
+    seasons (`moves`)."""
     name = (name or "").strip()
     if not name or len(name) > 80 or any(ord(c) < 32 for c in name):
         raise BadRequest(_("An event needs a name of 1 to 80 characters."))
@@ -64,6 +66,19 @@ def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds
         raise BadRequest(_("A round lasts at most 90 days."))
     if format not in dict(Event.FORMAT_CHOICES):
         raise BadRequest(_("Unknown format of event."))
+    league = (league or "").strip()
+    if len(league) > 80 or any(ord(c) < 32 for c in league):
+        raise BadRequest(_("A league's name has at most 80 characters."))
+    division = _whole(division, _("The division must be a whole number."))
+    moves = _whole(moves or 0, _("The number promoted and relegated must be a whole number."))
+    if not 1 <= division <= 20:
+        raise BadRequest(_("A league has divisions 1 to 20."))
+    if format != Event.LEAGUE and (league or division != 1 or moves):
+        raise BadRequest(_("Only a league division has a league, a division and promotion."))
+    if format == Event.LEAGUE and moves and not league:
+        raise BadRequest(_("Promotion and relegation need the league's name, shared by its divisions."))
+    if not 0 <= moves <= 10:
+        raise BadRequest(_("At most 10 players go up and down between seasons."))
     if format == Event.LEAGUE and fill != Event.BYES:
         raise BadRequest(_("A league division's players sit out in turn when the numbers do not divide."))
     if fill not in dict(Event.FILL_CHOICES):
@@ -85,7 +100,7 @@ def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds
         return Event.objects.create(
             name=name, organiser=organiser, game=game, options=options, seats=seats, fill=fill, rounds=rounds,
             turn_seconds=turn_seconds, game_hours=game_hours, round_hours=round_hours, min_rating=min_rating,
-            starts_at=starts_at, format=format)
+            starts_at=starts_at, format=format, league=league, division=division, moves=moves)
 
 
 def _locked(event_id) -> Event:
@@ -345,6 +360,59 @@ def round_deadline_apply(*, round_id, now=None) -> Round | None:
         except BadRequest:
             pass  # ended meanwhile (its own last move, or its own deadline): nothing to do
     return event_advance(event_id=rnd.event_id, now=now)
+
+
+# --- Seasons of a league ------------------------------------------------------------------------
+
+def season_next(*, event_id, actor, starts_at=None) -> list[Event]:
+    """The next season of the league whose division `event_id` is, once every division of its
+    season has finished: each division again, with the top `moves` of every division but the top
+    one promoted one division and the bottom `moves` of every division but the last relegated
+    one (by the season's standings); a withdrawn player leaves the league. Made once: a second
+    call is refused. All or nothing."""
+    now = timezone.now()
+    starts_at = starts_at or now + timedelta(days=1)
+    if starts_at <= now:
+        raise BadRequest(_("The event must start in the future."))
+    with transaction.atomic():
+        event = _locked(event_id)
+        _organiser(event, actor)
+        if event.format != Event.LEAGUE or not event.league:
+            raise BadRequest(_("Only a league's division has a next season."))
+        divisions = list(Event.objects.select_for_update().filter(
+            format=Event.LEAGUE, league=event.league, season=event.season).order_by("division", "pk"))
+        if [d.division for d in divisions] != list(range(1, len(divisions) + 1)):
+            raise BadRequest(_("The league's divisions must be numbered 1, 2, 3… without a gap."))
+        if any(d.status != Event.FINISHED for d in divisions):
+            raise BadRequest(_("Every division of the season must have finished first."))
+        for division in divisions:
+            _organiser(division, actor)
+        if Event.objects.filter(format=Event.LEAGUE, league=event.league, season=event.season + 1).exists():
+            raise BadRequest(_("The next season has been made already."))
+        placed = [[row["user"] for row in standings(d) if not row["removed"]] for d in divisions]
+        moved = [list(players) for players in placed]
+        for upper in range(len(divisions) - 1):
+            n = min(divisions[upper].moves, len(placed[upper]) // 2, len(placed[upper + 1]) // 2)
+            if n:
+                down, up = placed[upper][-n:], placed[upper + 1][:n]
+                moved[upper] = [u for u in moved[upper] if u not in down] + up
+                moved[upper + 1] = down + [u for u in moved[upper + 1] if u not in up]
+        made = []
+        for old, players in zip(divisions, moved):
+            new = Event.objects.create(
+                name=_season_name(old, old.season + 1), organiser=old.organiser, game=old.game, options=old.options,
+                format=Event.LEAGUE, seats=old.seats, fill=old.fill, rounds=old.rounds, turn_seconds=old.turn_seconds,
+                game_hours=old.game_hours, round_hours=old.round_hours, min_rating=old.min_rating,
+                starts_at=starts_at, league=old.league, season=old.season + 1, division=old.division,
+                moves=old.moves)
+            Entry.objects.bulk_create([Entry(event=new, user=u, rating=_rating(u, new.game)) for u in players])
+            made.append(new)
+        return made
+
+
+def _season_name(event, season: int) -> str:
+    return (_("%(league)s, season %(season)s, division %(division)s")
+            % {"league": event.league[:50], "season": season, "division": event.division})[:80]
 
 
 # --- Standings ------------------------------------------------------------------------------

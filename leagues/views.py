@@ -25,7 +25,8 @@ def events(request):
                     organiser=request.user, name=data["name"], game=data["game"], seats=data["seats"],
                     rounds=data["rounds"], fill=data["fill"], turn_seconds=data["turn_hours"] * 3600,
                     game_hours=data["game_hours"], round_hours=data["round_hours"], starts_at=data["starts_at"],
-                    min_rating=data["min_rating"], format=data["format"] or Event.SWISS)
+                    min_rating=data["min_rating"], format=data["format"] or Event.SWISS,
+                    league=data["league"], division=data["division"] or 1, moves=data["moves"] or 0)
                 return redirect(event)
             except ServiceError as exc:
                 error = exc.message
@@ -58,6 +59,9 @@ def event_act(request, event_id):
             services.event_join(event_id=event.pk, user=request.user)
         elif what == "leave":
             services.event_leave(event_id=event.pk, user=request.user)
+        elif what == "next_season":
+            made = services.season_next(event_id=event.pk, actor=request.user)
+            return redirect(next(e for e in made if e.division == event.division))
         elif what == "close":
             services.event_close_entries(event_id=event.pk, actor=request.user)
         elif what in ("pause", "resume"):
