@@ -30,5 +30,8 @@ class EventForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():   # the help is read out with its field
+            if field.help_text:
+                field.widget.attrs["aria-describedby"] = f"id_{name}-help"
         self.fields["game"].choices = [(name, engine.title) for name, engine in ENGINES.items()
                                        if not name.startswith("race")]
