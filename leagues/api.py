@@ -25,6 +25,7 @@ class NewEvent(Strict):
     fill: str = Event.BYES
     min_rating: float | None = None
     format: str = Event.SWISS
+    min_reliability: int | None = None
     league: str = ""
     division: int = 1
     moves: int = 0

@@ -27,6 +27,8 @@ class Event(models.Model):
     game_hours = models.PositiveIntegerField(help_text=_("Each match's whole-game deadline, from its round's start."))
     round_hours = models.PositiveIntegerField(help_text=_("Each round's deadline, from its start."))
     min_rating = models.FloatField(null=True, blank=True)
+    # The share of turns in time (percent, games/reads/reliability.py) a player needs to enter.
+    min_reliability = models.PositiveSmallIntegerField(null=True, blank=True)
     starts_at = models.DateTimeField()
     status = models.CharField(max_length=8, choices=STATUS_CHOICES, default=ENTRY)
     entries_open = models.BooleanField(default=True)

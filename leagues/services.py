@@ -18,6 +18,7 @@ from games.engines import IllegalAction
 from games.errors import BadRequest, NotAllowed, NotFound
 from games.models import Match
 from games.play.core import engine_of
+from games.reads.reliability import reliability_of
 from leagues import pairing
 from leagues.models import Entry, Event, Pairing, Round, Table
 
@@ -34,7 +35,8 @@ def _whole(value, message) -> int:
 
 def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds=24 * 3600, game_hours=14 * 24,
                  round_hours=14 * 24, starts_at=None, options: dict | None = None, fill: str = Event.BYES,
-                 min_rating=None, format: str = Event.SWISS, league: str = "", division=1, moves=0) -> Event:
+                 min_rating=None, format: str = Event.SWISS, league: str = "", division=1, moves=0,
+                 min_reliability=None) -> Event:
     """An event; its first round starts by itself at starts_at. A league division names its
     league and its place in it (`division`, 1 the top) and how many go up and down between
     seasons (`moves`)."""
@@ -92,6 +94,11 @@ def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds
             raise BadRequest(_("The least rating must be a number.")) from None
     else:
         min_rating = None
+    if min_reliability not in (None, ""):
+        min_reliability = _whole(min_reliability, _("The least share of turns in time must be a whole number."))
+        if not 0 <= min_reliability <= 100:
+            raise BadRequest(_("The least share of turns in time is 0 to 100 %."))
+    min_reliability = min_reliability or None
     now = timezone.now()
     starts_at = starts_at or now + timedelta(days=1)
     if starts_at <= now:
@@ -100,7 +107,8 @@ def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds
         return Event.objects.create(
             name=name, organiser=organiser, game=game, options=options, seats=seats, fill=fill, rounds=rounds,
             turn_seconds=turn_seconds, game_hours=game_hours, round_hours=round_hours, min_rating=min_rating,
-            starts_at=starts_at, format=format, league=league, division=division, moves=moves)
+            starts_at=starts_at, format=format, league=league, division=division, moves=moves,
+            min_reliability=min_reliability)
 
 
 def _locked(event_id) -> Event:
@@ -132,6 +140,12 @@ def event_join(*, event_id, user) -> Entry:
         rating = _rating(user, event.game)
         if event.min_rating is not None and rating < event.min_rating:
             raise NotAllowed(_("This event asks for a rating of at least %(rating)s.") % {"rating": event.min_rating})
+        if event.min_reliability:
+            known = reliability_of(user.pk)
+            if not known.admits(event.min_reliability):   # a newcomer is let in, as a match lets them
+                raise NotAllowed(_("This event asks for players who take %(minimum)s %% of turns in time; "
+                                   "you take %(percent)s %%.") % {"minimum": event.min_reliability,
+                                                                   "percent": known.percent or 0})
         return Entry.objects.create(event=event, user=user, rating=rating)
 
 
@@ -403,7 +417,8 @@ def season_next(*, event_id, actor, starts_at=None) -> list[Event]:
                 name=_season_name(old, old.season + 1), organiser=old.organiser, game=old.game, options=old.options,
                 format=Event.LEAGUE, seats=old.seats, fill=old.fill, rounds=old.rounds, turn_seconds=old.turn_seconds,
                 game_hours=old.game_hours, round_hours=old.round_hours, min_rating=old.min_rating,
-                starts_at=starts_at, league=old.league, season=old.season + 1, division=old.division,
+                min_reliability=old.min_reliability, starts_at=starts_at, league=old.league, season=old.season + 1,
+                division=old.division,
                 moves=old.moves)
             Entry.objects.bulk_create([Entry(event=new, user=u, rating=_rating(u, new.game)) for u in players])
             made.append(new)

@@ -26,7 +26,8 @@ def events(request):
                     rounds=data["rounds"], fill=data["fill"], turn_seconds=data["turn_hours"] * 3600,
                     game_hours=data["game_hours"], round_hours=data["round_hours"], starts_at=data["starts_at"],
                     min_rating=data["min_rating"], format=data["format"] or Event.SWISS,
-                    league=data["league"], division=data["division"] or 1, moves=data["moves"] or 0)
+                    league=data["league"], division=data["division"] or 1, moves=data["moves"] or 0,
+                    min_reliability=data["min_reliability"])
                 return redirect(event)
             except ServiceError as exc:
                 error = exc.message

@@ -222,3 +222,30 @@ def test_a_league_division_season_is_played_to_the_end_with_a_balanced_schedule(
                         met[(a, b)] = met.get((a, b), 0) + 1
     assert len(met) == 15   # everyone met everyone
     assert max(met.values()) - min(met.values()) <= 3   # about equally often (the best for six in threes is 2)
+
+
+@pytest.mark.django_db
+def test_an_event_may_ask_for_reliable_players_and_refuses_the_others_with_its_reason(client):
+    """Issue 36's entry conditions with issue 35's reliability: the organiser sets the least
+    share of turns taken in time; below it an entry is refused (the page and the API alike) and
+    nothing stored; a newcomer is let in, as a match lets them in."""
+    from games.errors import NotAllowed
+    from tests.substitutes.support import history
+
+    olga, late, fresh, other = make_user("olga"), make_user("late"), make_user("fresh"), make_user("other")
+    history(late, in_time=10, missed=10, other=other)   # 50 %
+    for bad in ("most", 101, -5):
+        with pytest.raises(BadRequest):
+            services.event_create(organiser=olga, name="Strict", game="pirater", seats=2, rounds=2,
+                                  game_hours=24, round_hours=48, min_reliability=bad)
+    event = services.event_create(organiser=olga, name="Strict", game="pirater", seats=2, rounds=2,
+                                  game_hours=24, round_hours=48, min_reliability=90)
+    with pytest.raises(NotAllowed, match="90 %"):
+        services.event_join(event_id=event.pk, user=late)
+    client.force_login(late)
+    page = client.post(f"/events/{event.pk}/act/", {"do": "join"})
+    assert page.status_code == 403 and "90 %" in page.content.decode()
+    assert not event.entries.exists()
+    services.event_join(event_id=event.pk, user=fresh)
+    assert list(event.entries.values_list("user__username", flat=True)) == ["fresh"]
+    assert "for players who take 90 % of turns in time" in client.get(event.get_absolute_url()).content.decode()
