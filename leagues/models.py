@@ -114,3 +114,55 @@ class Pairing(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["round", "entry"], name="seated_once_a_round")]
+
+
+class Ladder(models.Model):
+    """A standing ranking: a player challenges one up to `reach` places above to a match of two;
+    a challenger who wins takes that place and everyone between moves down one; a player who
+    plays no challenge for `idle_days` drops one place (docs/leagues.md)."""
+
+    name = models.CharField(max_length=80)
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_ladders")
+    game = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    reach = models.PositiveSmallIntegerField(default=3, help_text=_("How many places above a player may challenge."))
+    idle_days = models.PositiveSmallIntegerField(default=14, help_text=_("Days without a challenge before a drop."))
+    turn_seconds = models.PositiveIntegerField(default=24 * 3600)
+    game_hours = models.PositiveIntegerField(default=14 * 24)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("leagues:ladder", args=[self.pk])
+
+
+class Rung(models.Model):
+    """A player's place on a ladder (1 the top)."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="rungs")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ladder_rungs")
+    position = models.PositiveIntegerField()
+    active_at = models.DateTimeField()   # the last challenge played or made, or the join
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["ladder", "user"], name="one_rung_per_player")]
+        ordering = ["position"]
+
+
+class Challenge(models.Model):
+    OPEN, WON, LOST = "open", "won", "lost"
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    defender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.OneToOneField("games.Match", on_delete=models.PROTECT, related_name="ladder_challenge")
+    status = models.CharField(max_length=8, default=OPEN,
+                              choices=[(OPEN, _("Playing")), (WON, _("Challenger won")), (LOST, _("Defender held"))])
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]

@@ -1,9 +1,9 @@
-"""The beat's job for events: start those due, and apply round deadlines."""
+"""The beat's job for events: start those due, apply round deadlines, keep ladders moving."""
 from celery import shared_task
 from django.utils import timezone
 
-from leagues.models import Event, Round
-from leagues import services
+from leagues import ladders, services
+from leagues.models import Challenge, Event, Ladder, Round
 
 
 @shared_task
@@ -19,4 +19,10 @@ def sweep_events():
     for event_id in Event.objects.filter(status=Event.RUNNING, round_set__status=Round.OPEN).exclude(
             round_set__tables__match__status__in=["open", "running", "paused"]).values_list("pk", flat=True).distinct():
         services.event_advance(event_id=event_id, now=now)
+    # Ladders: a challenge whose match ended without its listener's job, and the idle who drop.
+    for match_id in Challenge.objects.filter(status=Challenge.OPEN, match__status__in=["finished", "aborted"]) \
+            .values_list("match_id", flat=True):
+        done += ladders.challenge_settle(match_id=match_id, now=now) is not None
+    for ladder_id in Ladder.objects.values_list("pk", flat=True):
+        done += ladders.ladder_idle_drop(ladder_id=ladder_id, now=now)
     return done
