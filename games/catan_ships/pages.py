@@ -614,9 +614,17 @@ def order_places(view: dict, kind: str) -> list[dict]:
         return []
     board = Board(view["board"])
     out = []
-    for edge in view["board"]["edges"]:
-        if edge.get("kind") == "sea":
-            continue
+    for edge in _road_edges(view):
         left, top = board.percent(edge["x"], edge["y"])
         out.append({"value": edge["id"], "words": board.place_words("edge", edge["id"]), "left": left, "top": top})
     return sorted(out, key=lambda p: (p["words"], p["value"]))
+
+
+def order_place_values(view: dict, kind: str) -> list:
+    """The values of order_places alone, without their words (which cost a millisecond a
+    board): what the Orders panel's digest compares on every change (games/reads/panels.py)."""
+    return [edge["id"] for edge in _road_edges(view)] if kind == "edge" else []
+
+
+def _road_edges(view: dict):
+    return (edge for edge in view["board"]["edges"] if edge.get("kind") != "sea")

@@ -1,5 +1,6 @@
 """Renders a match for one viewer: the whole page, the live part an action or a socket swaps in.
 The same templates serve all three, so a player sees the same thing however it arrived."""
+import hashlib
 import importlib
 import zoneinfo
 from types import SimpleNamespace
@@ -11,10 +12,11 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from accounts.models import Vacation
-from games.reads import selectors
+from games.reads import selectors, standing
 from games.reads.reliability import reliability_of_many
 from games.reads.substitutes import refusable_offer, refusable_offers
 from games.engines import get_engine, may_act
+from games.errors import BadRequest
 from games.models import Match, Seat
 
 
@@ -120,6 +122,9 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
         "board_template": game_template(match.game, "board.html").template.name,
         # Parts every viewer of this version sees alike, drawn once (shared_parts), if given.
         "shared": shared or {},
+        # What this seat's Orders panel offers, as a digest (static/js/site.js fetches the
+        # panel again when it differs from the panel's own).
+        "orders_digest": orders_digest(match, number, view),
     }
 
 
@@ -163,3 +168,67 @@ def viewer_language(user, browser_language=None) -> str:
     if profile is not None and profile.language:
         return profile.language
     return browser_language or translation.get_language()
+
+
+# --- The Orders panel (games/play/orders.py keeps the lines) ---------------------------------
+
+def _orders_vocabulary(match: Match, number):
+    """The game's orders vocabulary if this seat may keep orders now, else None."""
+    if number is None or match.state is None or match.is_over:
+        return None
+    try:
+        return standing.vocabulary(match.game)
+    except BadRequest:  # a game without orders has no panel
+        return None
+
+
+def orders_digest(match: Match, number, view) -> str:
+    """What the seat's Orders panel offers — whether it is shown at all, and the values each
+    field may take (its ships, the board's places) — as a short digest: "" when there is no
+    panel. Values only, not their words, so the page's panel and the socket's part agree
+    whatever language each was drawn in. The panel lies outside the live part (a push must not
+    wipe what its owner is typing), so the live part carries this and the page fetches the
+    panel again only when it differs (issue 33: a ship list empty after the start)."""
+    module = _orders_vocabulary(match, number)
+    if module is None or view is None:
+        return ""
+    offered = []
+    for kind, fields in module.KINDS.items():
+        offered.append(kind)
+        for field, sort in fields.items():
+            values = (standing.place_values(match.game, sort, view) if sort == "edge"
+                      else [value for value, _words in module.choices(field, view, "en")])
+            offered.append(f"{field}={','.join(map(str, values))}")
+    return hashlib.blake2b("|".join(offered).encode(), digest_size=8).hexdigest()
+
+
+def orders_context(match: Match, user) -> dict:
+    """What the Orders panel shows its owner: their lines in words, the kinds to add, and the
+    digest of what it offers (orders_digest). Without a panel, a seated player's page keeps an
+    empty place for the panel the match may offer later (at the start)."""
+    from games.models import StandingOrders
+
+    seat = selectors.seat_of(match, user) if user.is_authenticated else None
+    number = seat.number if seat is not None else None
+    module = _orders_vocabulary(match, number)
+    if module is None:
+        # A seat keeps the panel's place while the match may offer it (before the start); once
+        # the match is over, and for anyone else, there is none.
+        place = seat is not None and not match.is_over
+        return {"orders_shown": False, "orders_match": match if place else None, "orders_digest": ""}
+    view = get_engine(match.game).view(match.state, number)
+    mine = StandingOrders.objects.filter(match=match, user=user).first()
+    lines = mine.lines if mine else []
+    language = translation.get_language()
+    kinds = [{"kind": k, "label": standing.KIND_LABELS[k],
+              "fields": [{"name": f, "label": standing.FIELD_LABELS[f], "kind": t,
+                          "choices": module.choices(f, view, language)}
+                         for f, t in fields.items()]}
+             for k, fields in module.KINDS.items()]
+    return {"orders_shown": True, "orders_match": match, "orders_paused": bool(mine and mine.paused),
+            "orders_digest": orders_digest(match, number, view),
+            "orders_lines": [{"index": i, "words": standing.line_words(match.game, line, view),
+                              "scope": line.get("scope", "always"), "until": line.get("until")}
+                             for i, line in enumerate(lines)],
+            "orders_dropped": [standing.line_words(match.game, line, view) for line in (mine.dropped if mine else [])],
+            "orders_kinds": kinds}

@@ -151,7 +151,7 @@ def match_detail(request, match_id):
     context.update(invite=request.GET.get("invite"),
                    invite_url=request.build_absolute_uri(reverse("match_detail", args=[match.pk]))
                    + f"?invite={match.invite_code}")
-    context.update(orders_panel_context(match, request.user))
+    context.update(panels.orders_context(match, request.user))
     context["match_page_links"] = settings.MATCH_PAGE_LINKS  # the listening apps' links (never named here)
     return _private(request, match, render(request, "games/match_detail.html", context))
 
@@ -427,40 +427,22 @@ def vacation(request):
 
 # --- Standing orders (games/play/orders.py): the owner's panel --------------------------------
 
-def orders_panel_context(match, user) -> dict:
-    """What the Orders panel shows its owner: their lines in words and the kinds to add."""
-    from games.play import orders
-    from games.reads import standing
-
-    seat = selectors.seat_of(match, user) if user.is_authenticated else None
-    if seat is None or seat.number is None or match.state is None or match.is_over:
-        return {"orders_shown": False}
-    try:
-        module = orders.vocabulary(match.game)
-    except ServiceError:  # a game without orders has no panel
-        return {"orders_shown": False}
-    view = get_engine(match.game).view(match.state, seat.number)
-    mine = orders.orders_of(match=match, user=user)
-    lines = mine.lines if mine else []
-    kinds = [{"kind": k, "label": standing.KIND_LABELS[k],
-              "fields": [{"name": f, "label": standing.FIELD_LABELS[f], "kind": t,
-                          "choices": module.choices(f, view, translation.get_language())}
-                         for f, t in fields.items()]}
-             for k, fields in module.KINDS.items()]
-    return {"orders_shown": True, "orders_match": match, "orders_paused": bool(mine and mine.paused),
-            "orders_lines": [{"index": i, "words": standing.line_words(match.game, line, view),
-                              "scope": line.get("scope", "always"), "until": line.get("until")}
-                             for i, line in enumerate(lines)],
-            "orders_dropped": [standing.line_words(match.game, line, view) for line in (mine.dropped if mine else [])],
-            "orders_kinds": kinds}
-
-
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def match_orders(request, match_id):
-    """Add, remove, move a line or pause them all; answers the panel (htmx) or the page."""
+    """Add, remove, move a line or pause them all; answers the panel (htmx) or the page. A GET
+    answers the panel as it is now (static/js/site.js asks when what it offers has changed)."""
     from games.play import orders
 
+    if request.method != "POST":
+        try:
+            match = selectors.match_for_viewer(match_id=match_id, user=request.user)
+        except ServiceError as exc:
+            return _error_page(request, exc)
+        if not request.htmx:
+            return redirect(match)
+        return _private(request, match, render(request, "games/partials/orders.html",
+                                               panels.orders_context(match, request.user)))
     match = get_object_or_404(Match, pk=match_id)
     mine = orders.orders_of(match=match, user=request.user)
     lines = [dict(line) for line in (mine.lines if mine else [])]
@@ -495,7 +477,7 @@ def match_orders(request, match_id):
     except ServiceError as exc:
         status, problem = exc.status, str(exc)
     match.refresh_from_db()
-    context = orders_panel_context(match, request.user)
+    context = panels.orders_context(match, request.user)
     context["orders_problem"] = problem
     # Where the focus goes in the panel that replaces this one (htmx focuses `autofocus`): the
     # control used is gone with the swap, and a keyboard player must not land on the page's start.

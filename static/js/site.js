@@ -87,3 +87,85 @@ document.addEventListener("htmx:wsBeforeMessage", function (event) {
     event.preventDefault();
   }
 });
+
+// The Orders panel (templates/games/partials/orders.html) lies outside the live part, so that a
+// push never wipes what its owner is typing. The live part says what the seat's panel offers
+// now as a digest (data-orders: whether there are orders at all, the ships, the places); when it
+// differs from the panel's own, the panel is fetched again — a panel that appears at the start,
+// a ship list that fills — keeping the kinds opened and what was chosen or typed in them, and
+// the focus (issue 33).
+(function () {
+  var asking = false, askedFor = null;
+
+  function where(el) {
+    var form = el.closest("details.orders-add");
+    var kind = form && form.querySelector("input[name=kind]");
+    var same = form ? Array.prototype.filter.call(form.querySelectorAll("[name]"), function (o) {
+      return o.name === el.name;
+    }) : [];
+    return {kind: kind ? kind.value : null, name: el.name, nth: same.indexOf(el)};
+  }
+
+  function find(panel, at) {
+    var kind = panel.querySelector('details.orders-add input[name=kind][value="' + CSS.escape(at.kind || "") + '"]');
+    var form = kind && kind.closest("details.orders-add");
+    if (!form) return null;
+    var same = Array.prototype.filter.call(form.querySelectorAll("[name]"), function (o) { return o.name === at.name; });
+    return same[at.nth] || null;
+  }
+
+  function kept(panel) {
+    var fields = [], open = [], focused = null;
+    panel.querySelectorAll("details.orders-add").forEach(function (d) {
+      var kind = d.querySelector("input[name=kind]");
+      if (d.open && kind) open.push(kind.value);
+      d.querySelectorAll("select[name], input[name]:not([type=hidden])").forEach(function (el) {
+        fields.push({at: where(el), value: el.value});
+      });
+    });
+    if (panel.contains(document.activeElement) && document.activeElement.name) focused = where(document.activeElement);
+    return {fields: fields, open: open, focused: focused};
+  }
+
+  function restore(panel, was) {
+    panel.querySelectorAll("details.orders-add").forEach(function (d) {
+      var kind = d.querySelector("input[name=kind]");
+      if (kind && was.open.indexOf(kind.value) >= 0) d.open = true;
+    });
+    was.fields.forEach(function (f) {
+      var el = find(panel, f.at);
+      if (!el || !f.value) return;
+      // A choice the panel no longer offers (a ship gone) is not kept.
+      if (el.tagName === "SELECT" && !Array.prototype.some.call(el.options, function (o) { return o.value === f.value; })) return;
+      el.value = f.value;
+    });
+    var focus = was.focused && find(panel, was.focused);
+    if (focus) focus.focus();
+  }
+
+  function refresh() {
+    var live = document.getElementById("match-live"), panel = document.getElementById("orders");
+    if (asking || !live || !panel || !window.htmx || !panel.getAttribute("data-orders-url")) return;
+    var wanted = live.getAttribute("data-orders") || "";
+    // Asked once per digest: the panel that came is what the server offers for it.
+    if (wanted === (panel.getAttribute("data-orders") || "") || wanted === askedFor) return;
+    asking = true;
+    askedFor = wanted;
+    fetch(panel.getAttribute("data-orders-url"), {headers: {"HX-Request": "true"}, credentials: "same-origin"})
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        asking = false;
+        var now = document.getElementById("orders");
+        if (html === null || !now) return;
+        var was = kept(now);
+        window.htmx.swap(now, html, {swapStyle: "outerHTML"});
+        var fresh = document.getElementById("orders");
+        if (fresh) restore(fresh, was);
+        refresh();  // the live part may have moved on while the panel was on its way
+      }, function () { asking = false; });
+  }
+
+  document.addEventListener("htmx:wsAfterMessage", refresh);
+  document.addEventListener("htmx:afterSettle", refresh);
+  document.addEventListener("DOMContentLoaded", refresh);
+})();

@@ -152,3 +152,87 @@ def test_a_road_order_takes_its_edge_from_a_pick_on_the_board(browser, live_site
     assert StandingOrders.objects.get(match=match, seat=0).lines[0]["edge"] == value
     context.close()
     assert errors == []
+
+
+@pytest.fixture
+def quick_watch(settings):
+    """The server's sockets look for versions they missed every 0.3 s (games/live/watch.py):
+    the moves made here, outside the server, reach its pages by that path."""
+    settings.LIVE_WATCH_SECONDS = 0.3
+
+
+def _signed_in(browser, live_site, name, device):
+    context = browser.new_context(**(DESKTOP if device == "desktop" else PHONE))
+    page, errors = context.new_page(), []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(live_site + "/accounts/login/")
+    page.fill("#id_username", name)
+    page.fill("#id_password", "pw-" + name * 2)
+    page.click("main button[type=submit]")
+    page.wait_for_url(live_site + "/")
+    return context, page, errors
+
+
+def test_the_panel_follows_the_start_and_the_ships_without_a_reload(browser, quick_watch, live_site):
+    """Issue 33: a page opened before the start gains the Orders panel when the last seat is
+    taken, on every seated player's page; the ship list fills once the player has ships, and
+    what the player had opened and typed in the panel stays."""
+    anna, bo, _carl = make_user("anna"), make_user("bo"), make_user("carl")
+    match = play.match_create(creator=anna, game="fuldrigger", seats=3, title="Orders live")
+    play.match_join(match_id=match.pk, user=bo)
+    seated = {}
+    for name, device in (("anna", "desktop"), ("bo", "phone")):
+        context, page, errors = _signed_in(browser, live_site, name, device)
+        page.add_init_script("document.addEventListener('htmx:wsOpen', () => { window.socketOpen = true; })")
+        page.goto(f"{live_site}/matches/{match.pk}/")
+        page.wait_for_function("() => window.socketOpen === true")  # watching before the start
+        assert page.locator("section#orders").count() == 0 and page.locator("#orders[hidden]").count() == 1
+        page.evaluate("() => { window.notReloaded = true; }")
+        seated[name] = (context, page, errors)
+    context, page, errors = _signed_in(browser, live_site, "carl", "desktop")
+    page.goto(f"{live_site}/matches/{match.pk}/")
+    page.locator("button", has_text="Join this match").click()  # the last seat: it starts
+    page.wait_for_selector("#match-live .status-running")
+    context.close()
+    assert errors == []
+    for name, (context, page, errors) in seated.items():
+        page.wait_for_selector("section#orders")  # in on the page, no reload
+        assert page.evaluate("() => window.notReloaded") is True
+    # Anna opens two kinds while her ships are still to come: the ship list is empty.
+    page = seated["anna"][1]
+    sail = page.locator("#orders details.orders-add", has=page.locator("summary:has-text(\"Sail a ship\")"))
+    buy = page.locator("#orders details.orders-add", has=page.locator("summary:has-text(\"Buy a good\")"))
+    sail.locator("summary").click()
+    assert sail.locator("select[name='f.ship'] option").count() == 0
+    buy.locator("summary").click()
+    buy.locator("select[name='f.good']").select_option(index=1)
+    good = buy.locator("select[name='f.good']").input_value()
+    buy.locator("input[name='f.at_most']").fill("12")
+    buy.locator("input[name='f.at_most']").focus()
+    # The homes are chosen (here, outside the server): anna has her ships.
+    match = Match.objects.get(pk=match.pk)
+    engine = get_engine(match.game)
+    while match.state.get("phase") == "homes":
+        mover = match.turn_seats[0]
+        play.action_apply(match_id=match.pk, user=match.seats.get(number=mover).user,
+                          action=engine.legal_actions(match.state, mover)[0])
+        match.refresh_from_db()
+    ships = [s for s in engine.view(match.state, 0)["ships"].values() if s["owner"] == 0]
+    assert ships
+    seated["anna"][1].wait_for_function(
+        "n => document.querySelectorAll(\"#orders select[name='f.ship'] option\").length === n", arg=len(ships),
+        timeout=30000)
+    assert page.evaluate("() => window.notReloaded") is True
+    assert sail.evaluate("d => d.open") and buy.evaluate("d => d.open")
+    assert buy.locator("input[name='f.at_most']").input_value() == "12"
+    assert buy.locator("select[name='f.good']").input_value() == good
+    assert page.evaluate("() => document.activeElement.name") == "f.at_most"
+    # The order is added with a ship now offered.
+    sail.locator("select[name='f.ship']").select_option(index=0)
+    sail.locator("button[type=submit]").click()
+    page.wait_for_function("() => document.querySelectorAll('#orders .orders-lines li:not(.empty)').length == 1")
+    assert StandingOrders.objects.get(match=match, seat=0).lines[0]["kind"] == "sail"
+    for context, page, errors in seated.values():
+        context.close()
+        assert errors == []
