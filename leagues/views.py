@@ -4,6 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from config.htmx import refused
 from games.errors import BadRequest, ServiceError
 from leagues import services
 from leagues.forms import EventForm
@@ -31,17 +32,17 @@ def events(request):
                 return redirect(event)
             except ServiceError as exc:
                 error = exc.message
-    return render(request, "leagues/events.html", {
+    return refused(request, render(request, "leagues/events.html", {
         "events": Event.objects.select_related("organiser")[:100], "form": form, "error": error},
-        status=400 if error or (form is not None and form.errors) else 200)
+        status=400 if error or (form is not None and form.errors) else 200))
 
 
 def _page(request, event, error=None, status=200):
     mine = request.user.is_authenticated and event.entries.filter(user=request.user).exists()
     organiser = request.user.is_authenticated and (request.user.pk == event.organiser_id or request.user.is_staff)
-    return render(request, "leagues/event.html", {
+    return refused(request, render(request, "leagues/event.html", {
         "event": event, "standings": services.standings(event), "rounds": event_rounds(event)[::-1],
-        "entered": mine, "organiser": organiser, "error": error}, status=status)
+        "entered": mine, "organiser": organiser, "error": error}, status=status))
 
 
 @require_safe

@@ -134,3 +134,14 @@ def _fresh_rate_limits():
 
     cache.clear()
     yield
+
+
+def refusal_status(response) -> int:
+    """A refusal's status as its client meets it: an htmx request is answered 200 with the
+    refusal's own status in Refused-Status (config/htmx.py), so the browser's console logs no
+    failed load for a message the page shows; any other request gets the 4xx itself."""
+    if response.wsgi_request.headers.get("HX-Request") == "true":
+        assert response.status_code == 200, response.status_code
+        return int(response["Refused-Status"])
+    assert "Refused-Status" not in response
+    return response.status_code

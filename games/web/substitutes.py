@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from config.htmx import refused
 from games import play
 from games.engines import ENGINES
 from games.errors import ServiceError
@@ -18,9 +19,9 @@ def _page(request, *, error=None, status=200):
     chosen = volunteering_of(request.user)
     games = [{"name": name, "title": engine.title, "volunteer": chosen.get(name)} for name, engine in sorted(ENGINES.items())
              if not getattr(engine, "hidden", False)]
-    return render(request, "games/substitutes.html", {
+    return refused(request, render(request, "games/substitutes.html", {
         "games": games, "offers": offers_for(request.user), "record": reliability_of(request.user.pk),
-        "hours": range(0, 25), "error": error}, status=status)
+        "hours": range(0, 25), "error": error}, status=status))
 
 
 @login_required
@@ -59,6 +60,6 @@ def offer_refuse(request, offer_id):
     try:
         change = play.offer_refuse(offer_id=offer_id, user=request.user)
     except ServiceError as exc:
-        return render(request, "games/error.html", {"message": exc.message}, status=exc.status)
+        return refused(request, render(request, "games/error.html", {"message": exc.message}, status=exc.status))
     messages.success(request, _("Your vote to refuse the substitute is counted."))
     return redirect("match_detail", change.match_id)

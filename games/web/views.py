@@ -13,6 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from config.htmx import refused
 from games.play import limits
 from games.reads import panels, replay, selectors
 from games import play, validation
@@ -42,7 +43,7 @@ def lobby(request):
 
 
 def _error_page(request, exc: ServiceError):
-    return render(request, "games/error.html", {"message": exc.message}, status=exc.status)
+    return refused(request, render(request, "games/error.html", {"message": exc.message}, status=exc.status))
 
 
 @login_required
@@ -182,8 +183,9 @@ def match_action(request, match_id):
         match = selectors.match_for_viewer(match_id=match_id, user=request.user)
     except ServiceError as exc:
         return _error_page(request, exc)
-    if request.htmx:
-        return HttpResponse(panels.render_live(match, request.user, request=request, error=error), status=status)
+    if request.htmx:  # refused: the message where the live part shows errors, in its place
+        return refused(request, HttpResponse(panels.render_live(match, request.user, request=request, error=error),
+                                             status=status), target="#match-live")
     if error:
         context = panels.match_context(match, request.user, error=error)
         return render(request, "games/match_detail.html", context, status=status)
@@ -399,7 +401,8 @@ def chat_post(request, match_id):
     except ServiceError as exc:
         error, status = exc.message, exc.status
     if request.htmx:
-        return HttpResponse(panels.render_chat(match, request.user, error=error), status=status)
+        return refused(request, HttpResponse(panels.render_chat(match, request.user, error=error), status=status),
+                       target="#match-chat")
     if error:  # refused without a script too: a 4xx that says why, and nothing kept
         return render(request, "games/error.html", {"message": error}, status=status)
     return redirect(match)
@@ -498,5 +501,5 @@ def match_orders(request, match_id):
         if problem:
             messages.error(request, problem)
         return redirect("match_detail", match_id=match.pk)
-    response = render(request, "games/partials/orders.html", context, status=status)
+    response = refused(request, render(request, "games/partials/orders.html", context, status=status), target="#orders")
     return _private(request, match, response)

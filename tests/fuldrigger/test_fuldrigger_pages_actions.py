@@ -17,7 +17,7 @@ from games.engines.fuldrigger.bots import random_action
 from games.engines.fuldrigger.sailing import DICE_HAZARDS, check_path
 from games.engines.fuldrigger.trade import sale_price
 from games.models import Match
-from tests.conftest import client_for, make_user
+from tests.conftest import client_for, make_user, refusal_status
 from tests.fuldrigger.fuldrigger_pages_support import change_state, seat_users, start
 
 
@@ -177,16 +177,17 @@ def test_errors_come_back_as_4xx_with_the_engines_message(match, player, opponen
     ship = my_ships(match)[0]
     move = {"type": "move", "ship": ship["id"], "path": ["sound_south"]}
     response = post(client_for(player), match, {"action": json.dumps(move)}, htmx=True)
-    assert response.status_code == 400 and "Roll the dice first." in response.content.decode()
+    assert refusal_status(response) == 400 and "Roll the dice first." in response.content.decode()
     assert response.content.decode().startswith('<div id="match-live"')
+    assert response["HX-Retarget"] == "#match-live" and response["HX-Reswap"] == "outerHTML"
     response = post(client_for(player), match, {"action": json.dumps(move)})
     assert response.status_code == 400 and "Roll the dice first." in response.content.decode()
     response = post(client_for(opponent), match, {"action": '{"type":"roll"}'}, htmx=True)
-    assert response.status_code == 400 and "not your turn" in response.content.decode()
+    assert refusal_status(response) == 400 and "not your turn" in response.content.decode()
     response = client_for(player).post(reverse("match_action", args=[match.pk]),
                                        {"action": '{"type":"roll"}', "version": match.version - 1},
                                        HTTP_HX_REQUEST="true")
-    assert response.status_code == 409
+    assert refusal_status(response) == 409
 
 
 def test_an_attack_shows_the_odds_of_table_f37_before_rolling(match, player):

@@ -236,3 +236,30 @@ def test_the_panel_follows_the_start_and_the_ships_without_a_reload(browser, qui
     for context, page, errors in seated.values():
         context.close()
         assert errors == []
+
+
+def test_a_refused_move_and_a_refused_order_show_their_message_with_a_clean_console(browser, live_site):
+    """Issue 33: a refusal the page shows (a move on a board that moved on, an order that lasts
+    until no time) reaches htmx as a 200 with the message where the form shows errors: the
+    console logs no "Failed to load resource", and nothing changes."""
+    anna = make_user("anna")
+    match = play.match_create(creator=anna, game="fuldrigger", seats=2, bot_seats=1, title="Refusals")
+    match = _to_the_game_proper(Match.objects.get(pk=match.pk), anna)
+    context, page, errors = _signed_in(browser, live_site, "anna", "desktop")
+    page.goto(f"{live_site}/matches/{match.pk}/")
+    version = match.version
+    # The move's form is as if loaded before the last change: refused, the board shown as it is.
+    page.evaluate("() => document.querySelectorAll('#match-live input[name=version]').forEach(i => { i.value = '0'; })")
+    move = page.locator("#match-live button[form=fd-act]:visible").first  # a move of the turn
+    move.click()
+    page.wait_for_selector("#match-live .error[role=alert]:has-text('The game has moved on')")
+    assert Match.objects.get(pk=match.pk).version == version
+    # An order that lasts until a time, with no time: refused in the panel, nothing kept.
+    kind = page.locator("#orders details.orders-add", has=page.locator("summary:has-text(\"Roll the dice\")"))
+    kind.locator("summary").click()
+    kind.locator("select[name=scope]").select_option("until")
+    kind.locator("button[type=submit]").click()
+    page.wait_for_selector("#orders .error[role=alert]:has-text('must be a time in the future')")
+    assert not StandingOrders.objects.filter(match=match).exists()
+    context.close()
+    assert errors == []

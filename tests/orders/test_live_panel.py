@@ -12,7 +12,7 @@ from games.engines import get_engine
 from games.live import publisher
 from games.models import Match
 from games.reads import standing
-from tests.conftest import client_for
+from tests.conftest import client_for, refusal_status
 from tests.orders.conftest import seat_user
 
 
@@ -79,5 +79,5 @@ def test_a_get_of_the_panel_changes_nothing_and_shows_only_ones_own(sea_match, o
     html = client_for(outsider).get(f"/matches/{sea_match.pk}/orders/", HTTP_HX_REQUEST="true").content.decode()
     assert "Standing orders" not in html
     assert Client().get(f"/matches/{sea_match.pk}/orders/").status_code == 302  # to log in
-    assert client_for(outsider).get("/matches/999999/orders/", HTTP_HX_REQUEST="true").status_code == 404
+    assert refusal_status(client_for(outsider).get("/matches/999999/orders/", HTTP_HX_REQUEST="true")) == 404
     assert Match.objects.get(pk=sea_match.pk).version == version

@@ -1,7 +1,7 @@
 """The Orders panel on the match page: add, move, remove lines and pause them all through its
 htmx forms; bad input gets a 4xx with its reason and changes nothing."""
 from games.models import StandingOrders
-from tests.conftest import client_for
+from tests.conftest import client_for, refusal_status
 from tests.orders.conftest import seat_user
 
 
@@ -37,10 +37,10 @@ def test_bad_lines_get_a_4xx_with_the_reason_and_change_nothing(sea_match, outsi
     bo = client_for(seat_user(sea_match, 1))
     post(bo, sea_match, do="add", kind="roll")
     response = post(bo, sea_match, do="add", kind="sell", **{"f.good": "wine", "f.at_least": "thirty"})
-    assert response.status_code == 400 and "must be a whole number" in response.content.decode()
+    assert refusal_status(response) == 400 and response["HX-Retarget"] == "#orders" and "must be a whole number" in response.content.decode()
     response = post(bo, sea_match, do="add", kind="sail", **{"f.ship": "999", "f.port": "lisbon"})
-    assert response.status_code == 400 and "no ship called 999" in response.content.decode()
-    assert post(bo, sea_match, do="add", kind="dance").status_code == 400
+    assert refusal_status(response) == 400 and "no ship called 999" in response.content.decode()
+    assert refusal_status(post(bo, sea_match, do="add", kind="dance")) == 400
     assert post(bo, sea_match, do="explode").status_code == 400
     assert kinds(sea_match) == ["roll"]
     refused = post(client_for(outsider), sea_match, do="add", kind="roll")
@@ -113,5 +113,5 @@ def test_an_order_that_names_a_place_lists_the_places_in_words_to_pick_on_the_bo
     assert f"edge: {words}".replace("'", "&#x27;") in added.content.decode()
     sea = next(e["id"] for e in board["edges"] if e["kind"] == "sea")
     refused = post(anna, match, do="add", kind="build_road", **{"f.edge": str(sea)})
-    assert refused.status_code == 400 and f"no edge called {sea}" in refused.content.decode()
+    assert refusal_status(refused) == 400 and f"no edge called {sea}" in refused.content.decode()
     assert kinds(match, seat=0) == ["build_road"]

@@ -14,7 +14,7 @@ from games.engines import get_engine
 from games.models import Match
 from games.pirater.pages import Grid
 from tests.pirater.pirater_pages_support import new_match
-from tests.conftest import client_for, make_user
+from tests.conftest import client_for, make_user, refusal_status
 
 ENGINE = get_engine("pirater")
 LIVE_LIMIT = 15_000
@@ -148,7 +148,7 @@ def test_an_illegal_move_is_refused_with_the_engines_message_and_changes_nothing
     move = {"type": "move", "die": die, "ship": ship["id"], "direction": "ne"}  # no diagonals at sea (P3)
     response = client.post(action_url(pirater_match), {"action": json.dumps(move), "version": version},
                            HTTP_HX_REQUEST="true")
-    assert response.status_code == 400
+    assert refusal_status(response) == 400
     assert "Ships move diagonally only inside the trade winds." in response.content.decode()
     assert response.content.decode().startswith('<div id="match-live"')
     response = client.post(action_url(pirater_match), {
@@ -166,7 +166,7 @@ def test_moving_out_of_turn_is_refused(pirater_match, player, opponent):
     waiting = player if pirater_match.seats.get(user=player).number != current else opponent
     response = client_for(waiting).post(action_url(pirater_match), {"action": '{"type":"roll"}'},
                                         HTTP_HX_REQUEST="true")
-    assert response.status_code == 400 and "It is not your turn." in response.content.decode()
+    assert refusal_status(response) == 400 and "It is not your turn." in response.content.decode()
     response = client_for(make_user("eve")).post(action_url(pirater_match), {"action": '{"type":"roll"}'})
     assert response.status_code == 403
 
@@ -201,5 +201,5 @@ def test_a_stale_form_gets_409_and_the_current_board(pirater_match, player, oppo
     roll(pirater_match, client)
     response = client.post(action_url(pirater_match), {"action": '{"type":"roll"}', "version": 0},
                            HTTP_HX_REQUEST="true")
-    assert response.status_code == 409
+    assert refusal_status(response) == 409
     assert f'data-version="{pirater_match.version}"' in response.content.decode()

@@ -20,7 +20,7 @@ from games import play
 from games.sockets.consumers import MatchConsumer
 from games.engines import get_engine
 from games.models import Match
-from tests.conftest import client_for
+from tests.conftest import client_for, refusal_status
 from tests.pirater.pirater_pages_support import new_match
 
 PIRATER = get_engine("pirater")
@@ -146,7 +146,7 @@ def test_a_refused_move_is_told_in_the_language_of_the_player_who_tried_it(playe
     url = reverse("match_action", args=[match.pk])
     response = client_for(waiting).post(url, {"action": json.dumps({"type": "roll"})},
                                         HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="de")
-    assert response.status_code == 400
+    assert refusal_status(response) == 400
     assert '<p class="error" role="alert">[de]It is not your turn.</p>' in response.content.decode()
     speaks(waiting, "sv")  # the profile's language wins over the browser's
     response = client_for(waiting).post(url, {"action": json.dumps({"type": "roll"})},

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from games import play
 from games.errors import NotAllowed, ServiceError
-from tests.conftest import client_for
+from tests.conftest import client_for, refusal_status
 
 
 def test_chat_on_a_private_match_by_a_non_member_is_refused_not_a_500(player, outsider):
@@ -13,7 +13,7 @@ def test_chat_on_a_private_match_by_a_non_member_is_refused_not_a_500(player, ou
     client = client_for(outsider)
     for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
         response = client.post(reverse("chat_post", args=[match.pk]), {"text": "hello"}, **headers)
-        assert response.status_code == 403
+        assert refusal_status(response) == 403
     assert not match.chat.exists()
 
 

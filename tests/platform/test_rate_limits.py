@@ -6,7 +6,7 @@ from django.urls import reverse
 from games import play
 from games.errors import BadRequest
 from games.models import Match
-from tests.conftest import client_for, make_user
+from tests.conftest import client_for, make_user, refusal_status
 
 
 def test_one_account_cannot_fill_the_lobby_with_open_matches(player, settings):
@@ -39,7 +39,7 @@ def test_chat_posts_matches_and_joins_are_rate_limited_with_a_429(race_match, pl
     client = client_for(player)
     url = reverse("chat_post", args=[race_match.pk])
     answers = [client.post(url, {"text": f"hi {n}"}, HTTP_HX_REQUEST="true") for n in range(5)]
-    assert [a.status_code for a in answers] == [200, 200, 200, 429, 429]
+    assert [refusal_status(a) if "Refused-Status" in a else a.status_code for a in answers] == [200, 200, 200, 429, 429]
     assert "Too many requests in a short time" in answers[3].content.decode()
     assert race_match.chat.count() == 3
     response = client.post(url, {"text": "again"})
