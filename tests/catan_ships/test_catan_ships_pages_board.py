@@ -15,7 +15,7 @@ from games.models import Match
 from tests.catan_ships.catan_pages_support import (
     ENGINE, new_match, offered, play_until, set_state, users_by_seat,
 )
-from tests.conftest import client_for
+from tests.conftest import client_for, refusal_status
 
 
 def live_of(user, match, **headers):
@@ -62,9 +62,13 @@ def test_clicking_a_lit_corner_then_a_lit_edge_places_them(player, opponent, out
     assert response.status_code == 200
     match.refresh_from_db()
     assert {"edge": roads[0]["edge"], "seat": first} in ENGINE.view(match.state, None)["roads"]
-    # An action that is not legal (the same edge again) is a 4xx with a message, not a 500.
+    # An action that is not legal (the same edge again) is refused with a message, not a 500
+    # (to htmx as a 200 with the refusal's status, config/htmx.py), and changes nothing.
+    version = match.version
     response = client.post(url, {"action": json.dumps(roads[0]), "version": match.version}, HTTP_HX_REQUEST="true")
-    assert 400 <= response.status_code < 500 and 'role="alert"' in response.content.decode()
+    assert 400 <= refusal_status(response) < 500 and 'role="alert"' in response.content.decode()
+    match.refresh_from_db()
+    assert match.version == version
 
 
 def test_hands_and_development_cards_are_seen_by_their_owner_only(player, opponent, outsider, staff, client):
