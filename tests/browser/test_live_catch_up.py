@@ -17,7 +17,11 @@ pytestmark = pytest.mark.browser
 # came with (a swap replaces the element, and the mark with it).
 WATCH = """
 window.socketTold = 0;
-document.addEventListener('htmx:wsBeforeMessage', () => { window.socketTold += 1; });
+document.addEventListener('htmx:wsBeforeMessage', () => {
+  window.socketTold += 1;
+  // a task after this message's handler (and any swap it made) has run
+  setTimeout(() => { window.socketHandled = (window.socketHandled || 0) + 1; }, 0);
+});
 document.addEventListener('DOMContentLoaded', () => {
   const live = document.getElementById('match-live');
   if (live) live.dataset.first = 'yes';
@@ -34,8 +38,7 @@ def test_the_catch_up_leaves_the_page_alone_and_a_seat_taken_still_shows(people)
     anna.log_in("anna")
     anna.context.add_init_script(WATCH)
     anna.go(url)
-    anna.page.wait_for_function("() => window.socketTold >= 1", timeout=LIVE_WAIT_MS)
-    anna.page.wait_for_timeout(200)
+    anna.page.wait_for_function("() => window.socketHandled >= 1", timeout=LIVE_WAIT_MS)
     assert anna.page.locator("#match-live[data-first=yes]").count() == 1, "the catch-up replaced the page's part"
 
     bo = people("catch-up-bo", viewport={"width": 390, "height": 844})
