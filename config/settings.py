@@ -221,7 +221,7 @@ GAME_CARD_LINKS: list[str] = ["community/partials/game_card_link.html"]
 MATCH_PAGE_LINKS: list[str] = ["leagues/partials/match_link.html"]
 HOME_SECTIONS: list[str] = ["leagues/partials/my_events.html"]
 # Routers the listening apps add to the JSON API: (address under /api/, dotted path).
-API_ROUTERS: list[tuple[str, str]] = [("/events", "leagues.api.router")]
+API_ROUTERS: list[tuple[str, str]] = [("/events", "leagues.api.router"), ("/ladders", "leagues.api_ladders.router")]
 # Sections the apps add to the profile page, each a template included with the page's context.
 PROFILE_SECTIONS: list[str] = ["notifications/profile_section.html"]
 

@@ -180,3 +180,40 @@ def test_the_ladder_page_speaks_the_viewers_language(client):
     client.force_login(users[2])
     page = client.get(ladder.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="da").content.decode()
     assert "Udfordr" in page and "Forlad rangstigen" in page and "Rangliste" in page
+
+
+def test_the_api_documents_and_serves_ladders_and_refuses_bad_input_with_json(client):
+    import json
+
+    from accounts.models import ApiToken
+
+    olga, ann, bo = make_user("olga"), make_user("ann"), make_user("bo")
+    keys = {u.username: ApiToken.issue(u)[1] for u in (olga, ann, bo)}
+
+    def api(method, path, who=None, body=None):
+        headers = {"HTTP_AUTHORIZATION": f"Token {keys[who]}"} if who else {}
+        response = getattr(client, method)(f"/api{path}", data=json.dumps(body) if body is not None else None,
+                                           content_type="application/json", **headers)
+        return response.status_code, (response.json() if response.content else None)
+
+    paths = client.get("/api/openapi.json").json()["paths"]
+    assert {"/ladders", "/ladders/{ladder_id}", "/ladders/{ladder_id}/rung", "/ladders/{ladder_id}/challenges"} <= set(paths)
+    assert api("post", "/ladders", body={"name": "L", "game": "pirater"})[0] == 401
+    status, made = api("post", "/ladders", "olga", {"name": "API Ladder", "game": "pirater", "reach": 1})
+    assert status == 201 and made["reach"] == 1
+    status, refused = api("post", "/ladders", "olga", {"name": "Big", "game": "catan_ships"})
+    assert status == 400 and "matches of two" in refused["error"]
+    assert api("post", "/ladders", "olga", {"name": "L", "game": "pirater", "extra": 1})[0] in (400, 422)
+    for who in ("ann", "bo"):
+        assert api("post", f"/ladders/{made['id']}/rung", who)[0] == 201
+    status, error = api("post", f"/ladders/{made['id']}/challenges", "ann", {"defender": "bo"})
+    assert status == 400 and "places above" in error["error"]          # bo is below ann
+    status, error = api("post", f"/ladders/{made['id']}/challenges", "bo", {"defender": "nobody"})
+    assert status == 400 and error["error"]
+    status, challenge = api("post", f"/ladders/{made['id']}/challenges", "bo", {"defender": "ann"})
+    assert status == 201 and challenge["status"] == "open" and Match.objects.filter(pk=challenge["match"]).exists()
+    status, detail = api("get", f"/ladders/{made['id']}")
+    assert status == 200 and [r["player"] for r in detail["ranking"]] == ["ann", "bo"]
+    assert detail["challenges"][0]["id"] == challenge["id"]
+    assert api("get", "/ladders/999")[0] == 404
+    assert api("delete", f"/ladders/{made['id']}/rung", "bo")[0] == 400     # in a challenge
