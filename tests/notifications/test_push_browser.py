@@ -73,7 +73,17 @@ def test_the_switch_subscribes_this_device_and_lists_it_and_off_forgets_it(peopl
     assert worker.headers["service-worker-allowed"] == "/"
     assert "addEventListener(\"push\"" in worker.text() or "addEventListener('push'" in worker.text()
 
+    profile = anna.page.request.get(anna.base + "/accounts/profile/")
+    policy = dict((part.split() + [""])[:1] + [" ".join(part.split()[1:])]
+                  for part in profile.headers["content-security-policy"].split(";") if part.strip())
+    # The worker falls under worker-src, else script-src, else default-src: this site only, no inline.
+    workers = policy.get("worker-src") or policy.get("script-src") or policy["default-src"]
+    assert "'self'" in workers and "'unsafe-inline'" not in policy.get("script-src", "")
+
     anna.go("/accounts/profile/")
+    # Every script the page runs is a file (a JSON data block is not run).
+    assert anna.page.evaluate("""() => [...document.scripts].filter(s => !s.src
+        && !/json/.test(s.type)).length""") == 0
     switch = anna.page.locator("#push-on")
     anna.page.wait_for_selector("[data-push-switch][data-ready='1']", timeout=LIVE_WAIT_MS)
     assert not switch.is_checked() and switch.is_enabled()
