@@ -17,7 +17,11 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from django.utils import translation
+from django.utils.translation import gettext
+
 from notifications.models import PushSubscription
+from tests.notifications.test_push import Browser, PushService, check_vapid, service  # noqa: F401 (a fixture)
 from tests.browser.conftest import LIVE_WAIT_MS
 from tests.conftest import make_user
 
@@ -119,3 +123,45 @@ def test_the_switch_subscribes_this_device_and_lists_it_and_off_forgets_it(peopl
     assert not PushSubscription.objects.filter(endpoint=endpoint).exists()
     assert anna.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     assert anna.errors == []
+
+
+def test_a_device_switched_on_in_chromium_is_told_of_its_turn_in_its_players_language(service, settings, people):
+    """The whole path from the switch to the device: the subscription Chromium hands the server
+    (stubbed as above, but with a key pair kept here, as the browser keeps its own) points at
+    test_push.py's local push service, which checks the VAPID signature and decrypts what it is
+    sent with that key pair. `service` comes before `people`: the site's server is a fork made
+    then, and must inherit the setting that lets it accept the local push service's address."""
+    from accounts.models import Profile
+    from games import play as games_play
+
+    anna, bo = make_user("anna"), make_user("bo")
+    Profile.objects.filter(user=bo).update(language="de")
+    device = Browser(f"{service.origin}/push/bo-chromium")
+    made = {"endpoint": device.endpoint, "expirationTime": None,
+            "keys": {"p256dh": device.p256dh, "auth": _b64(device.auth)}}
+    seen = people("push-bo", viewport={"width": 390, "height": 844})
+    seen.context.grant_permissions(["notifications"], origin=seen.base)
+    seen.context.add_init_script(STUB % json.dumps(made))
+    seen.log_in("bo")
+    seen.go("/accounts/profile/")
+    seen.page.wait_for_selector("[data-push-switch][data-ready='1']", timeout=LIVE_WAIT_MS)
+    with seen.page.expect_navigation():
+        seen.page.locator("#push-on").click()
+    seen.page.wait_for_selector(f".push-devices li[data-endpoint='{device.endpoint}']", timeout=LIVE_WAIT_MS)
+
+    match = games_play.match_create(creator=anna, game="race", seats=2, options={"finish": 30})
+    games_play.match_join(match_id=match.pk, user=bo)
+    games_play.action_apply(match_id=match.pk, user=anna, action={"type": "roll"})
+    games_play.action_apply(match_id=match.pk, user=anna, action={"type": "stay"})   # bo's turn now
+    assert PushService.received   # the match's start, then bo's turn
+    messages = []
+    for path, headers, body, _at in PushService.received:
+        assert path == "/push/bo-chromium"
+        check_vapid(headers, service.origin, settings)
+        messages.append(device.read(body))
+    with translation.override("de"):
+        expected = gettext("It is your turn in %(match)s.") % {"match": str(match)}
+    assert expected != f"It is your turn in {match}."   # a German text, not the English one
+    assert expected in [m["body"] for m in messages]
+    assert {m["lang"] for m in messages} == {"de"}
+    assert seen.errors == []
