@@ -104,6 +104,7 @@ def loads(raw: bytes | str):
 # --- Bodies -----------------------------------------------------------------------------
 
 TOO_LARGE = gettext_lazy("The request is too large: at most %(limit)s bytes are accepted here.")
+NO_SUCH_PAGE = gettext_lazy("There is no such page.")
 
 
 def body_limit(path: str) -> int:
@@ -114,12 +115,18 @@ def body_limit(path: str) -> int:
 
 class BodyLimitMiddleware:
     """Refuses a body over the limit from its Content-Length, before anything reads it: 413,
-    in JSON for the API and as a short page for the forms."""
+    in JSON for the API and as a short page for the forms. And an address with a NUL in it
+    (`/players/%00/`): no page has one, and PostgreSQL refuses the character in a lookup (a 500
+    before): 404."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        if "\x00" in request.path:
+            if request.path.startswith("/api/"):
+                return JsonResponse({"error": str(NO_SUCH_PAGE)}, status=404)
+            return render(request, "games/error.html", {"message": NO_SUCH_PAGE}, status=404)
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:

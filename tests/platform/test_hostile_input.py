@@ -381,3 +381,18 @@ def test_tokens_refuse_bad_names(player, name, says):
     before = stored()
     assert_refused_page(client_for(player).post(reverse("token_create"), {"name": name}), says=says)
     assert stored() == before
+
+
+@pytest.mark.parametrize("path", ["/calendar/%00.ics", "/players/%00/", "/players/anna/vs/%00/", "/leaderboards/%00/",
+                                  "/games/%00/rules/", "/events/ladders/%00/", "/api/players/%00/reliability",
+                                  "/matches/%00/"])
+def test_an_address_with_a_nul_is_a_404_not_a_500(client, db, path):
+    """PostgreSQL refuses NUL in a lookup: /players/%00/ and the calendar's address were 500s
+    there (SQLite let them by). No page's address has one."""
+    from tests.conftest import make_user
+
+    make_user("anna")
+    response = client.get(path)
+    assert response.status_code == 404
+    if path.startswith("/api/"):
+        assert response.json()["error"]
