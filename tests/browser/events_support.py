@@ -10,6 +10,8 @@ from games import play
 from games.engines import get_engine
 from games.models import Match
 from leagues import services
+from leagues.models import Round
+from leagues.tasks import sweep_events
 
 
 def create_event(person, name, *, game="pirater", seats=2, rounds=2, format=None):
@@ -52,3 +54,26 @@ def standings_on(person):
 
 def standings_of(event):
     return [(r["rank"], r["user"].username, float(r["score"])) for r in services.standings(event)]
+
+
+def play_round_to_its_close(current, rnd):
+    """Each table of the round played a little, then the round's deadline as the beat finds it
+    once it has passed: unfinished matches end by the game's own ranking, the round closes and
+    the next is paired."""
+    for table in current.tables.all():
+        play_a_little(table.match_id, rnd)
+    Round.objects.filter(pk=current.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    sweep_events()
+    current.refresh_from_db()
+    assert current.status == Round.CLOSED
+    assert all(t.match.is_over for t in current.tables.select_related("match"))
+
+
+def standings_shown_after(person, event_url, event, number):
+    """The event page after round `number`, as `person` sees it: its standings the services'."""
+    event.refresh_from_db()
+    person.page.goto(event_url)
+    person.page.wait_for_selector(f"h2:has-text('Round {number}')")
+    shown = standings_on(person)
+    assert shown == standings_of(event)
+    return shown

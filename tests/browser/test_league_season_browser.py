@@ -16,7 +16,8 @@ from django.utils import timezone
 from leagues import services
 from leagues.models import Event, Pairing, Round
 from leagues.tasks import sweep_events
-from tests.browser.events_support import create_event, play_a_little, standings_of, standings_on
+from tests.browser.events_support import (create_event, play_round_to_its_close, standings_of, standings_on,
+                                          standings_shown_after)
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -59,19 +60,10 @@ def test_a_league_division_of_five_at_tables_of_two_plays_its_season_to_the_end(
         assert bo.page.locator(f"section:has(h2:has-text('Round {number}')) a:has-text('Table')").count() == 2
         assert standings_on(bo) == standings_of(event)
 
-        for table in tables:
-            play_a_little(table.match_id, rnd)
-        Round.objects.filter(pk=current.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-        sweep_events()
-        current.refresh_from_db()
-        assert current.status == Round.CLOSED
-
-        event.refresh_from_db()
-        org.page.goto(event_url)
-        org.page.wait_for_selector(f"h2:has-text('Round {number}')")
-        assert standings_on(org) == standings_of(event)
+        play_round_to_its_close(current, rnd)
+        shown = standings_shown_after(org, event_url, event, number)
         # Each table of two gives 1 + 0 (a tie shares it) and the bye half a table's: 2.5 a round.
-        assert sum(score for _, _, score in standings_on(org)) == pytest.approx(2.5 * number)
+        assert sum(score for _, _, score in shown) == pytest.approx(2.5 * number)
 
     event.refresh_from_db()
     assert event.status == Event.FINISHED

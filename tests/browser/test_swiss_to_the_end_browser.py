@@ -13,7 +13,8 @@ from django.utils import timezone
 from leagues import services
 from leagues.models import Event, Round
 from leagues.tasks import sweep_events
-from tests.browser.events_support import create_event, play_a_little, standings_of, standings_on
+from tests.browser.events_support import (create_event, play_round_to_its_close, standings_of, standings_on,
+                                          standings_shown_after)
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -53,22 +54,10 @@ def test_a_swiss_event_of_nine_at_tables_of_three_runs_to_its_end(people):
         assert standings_on(bo) == standings_of(event)
         bo.shot(f"round-{number}")
 
-        for table in tables:
-            play_a_little(table.match_id, rnd)
-        # The round's deadline, as the beat finds it once it has passed: unfinished matches end
-        # by the game's own ranking, the round closes and the next is paired.
-        Round.objects.filter(pk=current.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-        sweep_events()
-        current.refresh_from_db()
-        assert current.status == Round.CLOSED
-        assert all(t.match.is_over for t in current.tables.select_related("match"))
-
-        event.refresh_from_db()
-        org.page.goto(event_url)
-        org.page.wait_for_selector(f"h2:has-text('Round {number}')")
-        assert standings_on(org) == standings_of(event)
+        play_round_to_its_close(current, rnd)
+        shown = standings_shown_after(org, event_url, event, number)
         # Each table of three gives 2 + 1 + 0 points (players tied share theirs): 9 a round.
-        assert sum(score for _, _, score in standings_on(org)) == pytest.approx(9 * number)
+        assert sum(score for _, _, score in shown) == pytest.approx(9 * number)
 
     event.refresh_from_db()
     assert event.status == Event.FINISHED
