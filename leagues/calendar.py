@@ -7,7 +7,8 @@ from leagues.models import Entry, Event, Round
 
 
 def entries(user, now):
-    from notifications.calendar import Entry as CalendarEntry, absolute_url, uid
+    from notifications.calendar import Entry as CalendarEntry, uid
+    from notifications.wording import absolute_url
 
     found = []
     mine = (Entry.objects.filter(user=user, removed=False, event__status__in=[Event.ENTRY, Event.RUNNING, Event.PAUSED])

@@ -5,24 +5,17 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from community.selectors import placings
 from games import play
+from games.engines import IllegalAction
 from games.errors import BadRequest, NotAllowed, NotFound
 from games.models import Match
 from games.play.core import engine_of
 from leagues.models import Challenge, Ladder, Rung
-
-
-def _whole(value, message) -> int:
-    if isinstance(value, bool):
-        raise BadRequest(message)
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise BadRequest(message) from None
+from leagues.services import whole
 
 
 def ladder_create(*, organiser, name: str, game: str, reach=3, idle_days=14, turn_seconds=24 * 3600,
@@ -34,10 +27,10 @@ def ladder_create(*, organiser, name: str, game: str, reach=3, idle_days=14, tur
     if engine.min_players > 2:
         raise BadRequest(_("A ladder's challenges are matches of two: %(game)s needs more players.")
                          % {"game": engine.title})
-    reach = _whole(reach, _("The reach must be a whole number."))
-    idle_days = _whole(idle_days, _("The days before a drop must be a whole number."))
-    turn_seconds = _whole(turn_seconds, _("Time per turn must be a whole number of seconds."))
-    game_hours = _whole(game_hours, _("The game deadline must be a whole number of hours."))
+    reach = whole(reach, _("The reach must be a whole number."))
+    idle_days = whole(idle_days, _("The days before a drop must be a whole number."))
+    turn_seconds = whole(turn_seconds, _("Time per turn must be a whole number of seconds."))
+    game_hours = whole(game_hours, _("The game deadline must be a whole number of hours."))
     if not 1 <= reach <= 10:
         raise BadRequest(_("A player may challenge 1 to 10 places above."))
     if not 1 <= idle_days <= 365:
@@ -46,10 +39,10 @@ def ladder_create(*, organiser, name: str, game: str, reach=3, idle_days=14, tur
         raise BadRequest(_("Time per turn must be between 1 hour and 14 days."))
     if not turn_seconds <= game_hours * 3600 <= 90 * 24 * 3600:
         raise BadRequest(_("A challenge's match lasts from its first turn to 90 days."))
-    try:
+    try:  # the game's own check of its options for two, as match_create asks it
         options = engine.check_options(options or {}, 2)
-    except Exception as exc:  # the engine's IllegalAction, in its words
-        raise BadRequest(str(exc)) from None
+    except IllegalAction as exc:
+        raise BadRequest(exc.in_language(translation.get_language())) from None
     return Ladder.objects.create(name=name, organiser=organiser, game=game, options=options, reach=reach,
                                  idle_days=idle_days, turn_seconds=turn_seconds, game_hours=game_hours)
 

@@ -26,7 +26,10 @@ MAX_ROUNDS = 30
 ROUND_DEADLINE_REASON = "the event's round deadline"
 
 
-def _whole(value, message) -> int:
+def whole(value, message) -> int:
+    """A whole number from a form or JSON, else BadRequest(message); true/false is not one."""
+    if isinstance(value, bool):
+        raise BadRequest(message)
     try:
         return int(value)
     except (TypeError, ValueError):
@@ -44,7 +47,7 @@ def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds
     if not name or len(name) > 80 or any(ord(c) < 32 for c in name):
         raise BadRequest(_("An event needs a name of 1 to 80 characters."))
     engine = engine_of(game)
-    seats = _whole(seats, _("Number of seats must be a whole number."))
+    seats = whole(seats, _("Number of seats must be a whole number."))
     if not engine.min_players <= seats <= engine.max_players:
         raise BadRequest(_("%(game)s is played by %(low)s to %(high)s players at a table.")
                          % {"game": engine.title, "low": engine.min_players, "high": engine.max_players})
@@ -52,14 +55,14 @@ def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds
         options = engine.check_options(options or {}, seats)
     except IllegalAction as exc:
         raise BadRequest(exc.in_language(translation.get_language())) from None
-    rounds = _whole(rounds, _("The number of rounds must be a whole number."))
+    rounds = whole(rounds, _("The number of rounds must be a whole number."))
     if not 1 <= rounds <= MAX_ROUNDS:
         raise BadRequest(_("An event has 1 to %(max)s rounds.") % {"max": MAX_ROUNDS})
-    turn_seconds = _whole(turn_seconds, _("Time per turn must be a whole number of seconds."))
+    turn_seconds = whole(turn_seconds, _("Time per turn must be a whole number of seconds."))
     if not play.MIN_TURN_SECONDS <= turn_seconds <= play.MAX_TURN_SECONDS:
         raise BadRequest(_("Time per turn must be between 1 hour and 14 days."))
-    game_hours = _whole(game_hours, _("The game deadline must be a whole number of hours."))
-    round_hours = _whole(round_hours, _("The round deadline must be a whole number of hours."))
+    game_hours = whole(game_hours, _("The game deadline must be a whole number of hours."))
+    round_hours = whole(round_hours, _("The round deadline must be a whole number of hours."))
     if game_hours * 3600 < turn_seconds:
         raise BadRequest(_("A match's deadline cannot come before its first turn's."))
     if round_hours < game_hours:
@@ -71,8 +74,8 @@ def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds
     league = (league or "").strip()
     if len(league) > 80 or any(ord(c) < 32 for c in league):
         raise BadRequest(_("A league's name has at most 80 characters."))
-    division = _whole(division, _("The division must be a whole number."))
-    moves = _whole(moves or 0, _("The number promoted and relegated must be a whole number."))
+    division = whole(division, _("The division must be a whole number."))
+    moves = whole(moves or 0, _("The number promoted and relegated must be a whole number."))
     if not 1 <= division <= 20:
         raise BadRequest(_("A league has divisions 1 to 20."))
     if format != Event.LEAGUE and (league or division != 1 or moves):
@@ -95,7 +98,7 @@ def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds
     else:
         min_rating = None
     if min_reliability not in (None, ""):
-        min_reliability = _whole(min_reliability, _("The least share of turns in time must be a whole number."))
+        min_reliability = whole(min_reliability, _("The least share of turns in time must be a whole number."))
         if not 0 <= min_reliability <= 100:
             raise BadRequest(_("The least share of turns in time is 0 to 100 %."))
     min_reliability = min_reliability or None

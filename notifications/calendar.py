@@ -25,7 +25,7 @@ from icalendar import Calendar, Event
 
 from games.models import Match, Seat
 from notifications.models import CalendarFeed
-from notifications.wording import match_name
+from notifications.wording import absolute_url, match_name
 
 SHOWN = (Match.RUNNING, Match.PAUSED)
 
@@ -44,10 +44,6 @@ class Entry:
 def uid(what: str) -> str:
     """An event's UID on this site: `what` names it and stays the same while its time moves."""
     return f"{what}@{settings.SITE_URL.split('://')[-1].split('/')[0]}"
-
-
-def absolute_url(path: str) -> str:
-    return settings.SITE_URL.rstrip("/") + path
 
 
 def feed_for(user):

@@ -208,14 +208,15 @@ def retry_pushes(now=None) -> int:
 def payload(notification, profile) -> dict:
     """What the service worker shows: the words in the player's language now, and where a
     click opens."""
-    from notifications.services import _absolute, language_for
+    from notifications.services import language_for
+    from notifications.wording import absolute_url
 
     language = language_for(profile)
     with translation.override(language):
         text = notification_text(notification, lang=language)
         title = str(dict(Notification.KINDS).get(notification.kind, settings.SITE_NAME))
     event = event_of(notification)
-    url = _absolute(notification.url) + (_PLACE.get(event, "#match-live") if notification.url else "")
+    url = absolute_url(notification.url) + (_PLACE.get(event, "#match-live") if notification.url else "")
     return {"title": title, "body": text, "url": url, "tag": f"{notification.match_id}:{event}",
             "lang": language, "id": notification.pk}
 

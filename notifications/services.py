@@ -18,7 +18,7 @@ from accounts.models import Profile
 from games.play import jobs
 from notifications import push, webhooks
 from notifications.models import Notification, WebhookDelivery
-from notifications.wording import notification_text
+from notifications.wording import absolute_url, notification_text
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ def _email(notification, address: str, url: str, profile) -> None:
         language = language_for(profile)
         with translation.override(language):
             text = notification_text(notification, lang=language)
-            send_mail(subject_line(f"[Tradewinds] {text}"), f"{text}\n\n{_absolute(url)}\n", None, [address])
+            send_mail(subject_line(f"[Tradewinds] {text}"), f"{text}\n\n{absolute_url(url)}\n", None, [address])
     except Exception:
         log.exception("could not email notification %s to user %s", notification.pk, notification.user_id)
         return
@@ -108,10 +108,6 @@ def subject_line(text: str, limit: int = 90) -> str:
     """An e-mail subject from stored words: control characters (a newline in a match title
     would be a header injection, refused by Django as BadHeaderError) become spaces."""
     return re.sub(r"\s+", " ", re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", " ", text)).strip()[:limit]
-
-
-def _absolute(url: str) -> str:
-    return settings.SITE_URL.rstrip("/") + url if url.startswith("/") else url
 
 
 def signature(secret: str, body: bytes) -> str:
@@ -125,7 +121,7 @@ def deliver(delivery: WebhookDelivery) -> bool:
     profile = Profile.objects.get(user=notification.user)
     # Worded in the player's language at delivery, as the inbox and the mails are.
     text = notification_text(notification, lang=language_for(profile))
-    body = json.dumps({"kind": notification.kind, "text": text, "url": _absolute(notification.url),
+    body = json.dumps({"kind": notification.kind, "text": text, "url": absolute_url(notification.url),
                        "match": notification.match_id, "created_at": notification.created_at.isoformat(),
                        "id": notification.pk}).encode()
     headers = {"Content-Type": "application/json", "User-Agent": "Tradewinds-Webhook/1",
@@ -241,7 +237,7 @@ def _send_digest(profile, now, zoneinfo) -> int:
         return 0
     language = language_for(profile)
     with translation.override(language):
-        lines = "\n".join(f"- {notification_text(n, lang=language)} {_absolute(n.url)}" for n in unread)
+        lines = "\n".join(f"- {notification_text(n, lang=language)} {absolute_url(n.url)}" for n in unread)
         subject = ngettext("[Tradewinds] %(count)s thing since yesterday",
                            "[Tradewinds] %(count)s things since yesterday", len(unread)) % {"count": len(unread)}
         body = _("Since your last digest:") + f"\n\n{lines}\n"

@@ -1,11 +1,17 @@
 """A notification's words, put together when they are read, in the reader's language then (issue
 24: a player who switched to German still read the old ones in English). What each is about is
 kept as data (`Notification.params`); rows made before that read their stored `text`."""
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.engines import get_engine
+
+
+def absolute_url(url: str) -> str:
+    """A site path as the address a mail, a push or a calendar links to (SITE_URL before it)."""
+    return settings.SITE_URL.rstrip("/") + url if url.startswith("/") else url
 
 
 def match_name(match) -> str:
