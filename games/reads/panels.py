@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from accounts.models import Vacation
 from games.reads import selectors, standing
-from games.reads.reliability import reliability_of_many
+from games.reads.reliability import turn_records
 from games.reads.substitutes import refusable_offer, refusable_offers
 from games.engines import get_engine, may_act
 from games.errors import BadRequest
@@ -52,7 +52,8 @@ def shared_parts(match: Match) -> dict:
     except ImportError:
         pages = None
     # The log's words, found once for every viewer of the version (selectors.log_lines).
-    shared = {"described": {}}
+    # The markup in {% once %} blocks (games_tags.once), drawn by the first viewer's part.
+    shared = {"described": {}, "once": {}}
     draw = getattr(pages, "shared_board", None) if pages is not None else None
     if draw is None or match.state is None:
         return shared
@@ -66,10 +67,10 @@ def shared_parts(match: Match) -> dict:
 
 def match_facts(match: Match) -> dict:
     """What every viewer's part of a change reads from the database besides the match, read
-    once for all of them (and for all their languages): the players' records for the seat
-    cards and the substitutes the table may still refuse. `match_context` takes it in `shared`."""
+    once for all of them (and for all their languages): the players' turns in time for the
+    seat cards (one query: their matches finished are not worded there) and the substitutes the table may still refuse. `match_context` takes it in `shared`."""
     seats = match.seats.all()
-    return {"reliability": reliability_of_many([s.user_id for s in seats if not s.is_bot]),
+    return {"reliability": turn_records([s.user_id for s in seats if not s.is_bot]),
             "refusals": refusable_offers(match)}
 
 
@@ -100,7 +101,7 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
         "away": players_away(seats) if match.allow_vacation else {},
         # Each player's record in words on their seat card (games/reads/reliability.py).
         "reliability": (shared["reliability"] if shared and "reliability" in shared else
-                        SimpleLazyObject(lambda: reliability_of_many([s.user_id for s in seats if not s.is_bot]))),
+                        SimpleLazyObject(lambda: turn_records([s.user_id for s in seats if not s.is_bot]))),
         # A substitute who took a seat here that this viewer may still vote to refuse.
         "refusable": (refusable_offer(match, user, (shared or {}).get("refusals"))
                       if match.status == Match.RUNNING and number is not None else None),

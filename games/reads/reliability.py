@@ -30,8 +30,8 @@ SEAT_KINDS = (ActionLog.PLAYER, ActionLog.ORDER, ActionLog.TIMEOUT, ActionLog.BO
 class Reliability:
     turns: int = 0  # of the last RELIABILITY_TURNS
     in_time: int = 0
-    finished: int = 0  # matches played to the end in their seat
-    abandoned: int = 0  # absent at the end, or their seat taken over
+    finished: int | None = 0  # matches played to the end in their seat (None: not read, turn_records)
+    abandoned: int | None = 0  # absent at the end, or their seat taken over
 
     @property
     def newcomer(self) -> bool:
@@ -114,6 +114,17 @@ def reliability_of_many(user_ids) -> dict[int, Reliability]:
                 .values("leaver_id").annotate(n=Count("pk")).values_list("leaver_id", "n"))
     return {u: Reliability(turns=turns.get(u, (0, 0))[0], in_time=turns.get(u, (0, 0))[1],
                            finished=seats[u][0], abandoned=seats[u][1] + left.get(u, 0))
+            for u in user_ids}
+
+
+def turn_records(user_ids) -> dict[int, Reliability]:
+    """Every asked player's turns in time alone — what the seat cards and the lobby word
+    (`Reliability.words`) — in one query; their matches finished and abandoned are not read
+    (None). A watched change reads this for its seat cards (games.reads.panels.match_facts)."""
+    user_ids = sorted({int(u) for u in user_ids if u is not None})
+    turns = _turn_counts(user_ids) if user_ids else {}
+    return {u: Reliability(turns=turns.get(u, (0, 0))[0], in_time=turns.get(u, (0, 0))[1], finished=None,
+                           abandoned=None)
             for u in user_ids}
 
 

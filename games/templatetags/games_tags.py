@@ -254,6 +254,35 @@ def order_places(match, kind: str) -> list[dict]:
 @register.simple_tag
 def players_reliability(matches) -> dict:
     """The seated players' records of these matches (the lobby), by user id, in one read."""
-    from games.reads.reliability import reliability_of_many
+    from games.reads.reliability import turn_records
 
-    return reliability_of_many([s.user_id for m in matches for s in m.seats.all() if not s.is_bot])
+    return turn_records([s.user_id for m in matches for s in m.seats.all() if not s.is_bot])
+
+
+class OnceNode(template.Node):
+    def __init__(self, name: str, nodelist):
+        self.name, self.nodelist = name, nodelist
+
+    def render(self, context):
+        made = (context.get("shared") or {}).get("once")
+        if made is None:  # a page, not a change's parts: nothing is shared
+            return self.nodelist.render(context)
+        if self.name not in made:
+            made[self.name] = self.nodelist.render(context)
+        return made[self.name]
+
+
+@register.tag
+def once(parser, token):
+    """{% once "name" %}…{% endonce %}: markup every viewer of a version sees alike, in the same
+    words and zone — drawn for the first viewer's part of a change and taken as drawn for the
+    others (`shared["once"]`, one per language and zone: games.reads.panels.shared_parts). Only
+    for what depends on nothing of the viewer (not their seat, turn or legal actions), and not
+    inside a loop: a name stands for one drawing. tests/platform/test_change.py checks that each
+    viewer's part is what it would be drawn alone."""
+    bits = token.split_contents()
+    if len(bits) != 2 or bits[1][0] not in "\"'" or bits[1][0] != bits[1][-1]:
+        raise template.TemplateSyntaxError("{% once %} takes one quoted name")
+    nodelist = parser.parse(("endonce",))
+    parser.delete_first_token()
+    return OnceNode(bits[1][1:-1], nodelist)

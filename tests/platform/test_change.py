@@ -187,3 +187,46 @@ def test_the_parts_of_a_change_read_the_database_as_much_for_one_watcher_as_for_
     one = queries_of([_viewer(player)])
     four = queries_of([_viewer(player), _viewer(opponent), _viewer(outsider), _viewer()])
     assert one == four
+
+
+@pytest.mark.parametrize("game", ["catan_ships", "fuldrigger", "pirater"])
+def test_what_a_change_draws_once_for_all_viewers_is_what_each_would_draw_alone(game, player, opponent, outsider):
+    """The shared board and the {% once %} blocks (games_tags.once) are drawn by the first
+    viewer's part and taken as drawn by the others: over a random playout, at every version,
+    each seat's and a spectator's part, in two languages, is byte for byte what it is drawn alone."""
+    import importlib
+    import random
+
+    from games.engines import get_engine
+    from games.reads import selectors
+
+    engine = get_engine(game)
+    bots = importlib.import_module(f"games.engines.{game}.bots")
+    match = play.match_create(creator=player, game=game, seats=3)
+    for user in (opponent, outsider):
+        play.match_join(match_id=match.pk, user=user)
+    users = {s.number: s.user for s in Match.objects.get(pk=match.pk).seats.all()}
+    rnd, compared = random.Random(32), 0
+    for _ in range(30):
+        match = Match.objects.get(pk=match.pk)
+        if match.needs_system:
+            change = play.system_action_apply(match_id=match.pk)
+        elif match.status == Match.RUNNING:
+            seat = rnd.choice(engine.to_act(match.state))
+            change = play.action_apply(match_id=match.pk, user=users[seat],
+                                       action=bots.random_action(match.state, seat, rnd))
+        else:
+            break
+        if not isinstance(change, Change):
+            continue
+        fresh = dataclasses.replace(change, match=selectors.match_live(match_id=match.pk), parts={})
+        for language in ("en", "da"):
+            for user in (*users.values(), None):
+                viewer = _viewer(user, language=language)
+                kind = viewer.kind(change.access)
+                alone = publisher.render(selectors.match_live(match_id=match.pk), viewer, kind, change.revision)
+                assert publisher.part(fresh, viewer) == alone, (game, change.version, language, kind)
+                compared += 1
+    assert compared >= 8 * 20
+    assert any(memo[0] == "shared" and memo_part["once"] for memo, memo_part in fresh.parts.items()
+               if isinstance(memo_part, dict))

@@ -3,13 +3,16 @@ gate a match's creator may set at join."""
 import random
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import ApiToken
 from games import play
 from games.errors import BadRequest, NotAllowed
 from games.models import ActionLog, Match, Seat
-from games.reads.reliability import NEWCOMER_TURNS, RELIABILITY_TURNS, reliability_of, reliability_of_many
+from games.reads.reliability import (NEWCOMER_TURNS, RELIABILITY_TURNS, reliability_of, reliability_of_many,
+                                      turn_records)
 from tests.conftest import client_for, make_user
 from tests.substitutes.support import history
 
@@ -55,9 +58,16 @@ def test_reliability_matches_a_naive_count_of_random_logs(seed):
             rows.append((seat, kind, actor, tick))
         rows_by_match.append(rows)
     known = reliability_of_many([u.pk for u in users])
+    # The seat cards' read: the same turns, in one query, without the matches finished.
+    with CaptureQueriesContext(connection) as queries:
+        worded = turn_records([u.pk for u in users])
+    assert len(queries) == 1
     for user in users:
         turns, in_time = _naive(rows_by_match, user.pk)
         assert (known[user.pk].turns, known[user.pk].in_time) == (turns, in_time)
+        assert (worded[user.pk].turns, worded[user.pk].in_time, worded[user.pk].words) == (
+            turns, in_time, known[user.pk].words)
+        assert worded[user.pk].finished is None
 
 
 @pytest.mark.django_db
