@@ -152,7 +152,7 @@ class Board:
         self.x0, self.y0 = min(xs) - SQRT3 / 2 - pad, min(ys) - 1 - pad
         self.w = max(xs) - min(xs) + SQRT3 + 2 * pad
         self.h = max(ys) - min(ys) + 2 + 2 * pad
-        self._alike: dict | None = None
+        self._hex_words: dict | None = None  # by hex id, in the language active when first asked
         self._land_corners: dict | None = None
 
     @property
@@ -180,24 +180,33 @@ class Board:
     def hex_words(self, h: dict) -> str:
         """A hex by its terrain and number; where two hexes of the board read alike (two
         "Hills 3", two "Water 6"), each with where it lies on the board ("Hills 3 in the
-        north-west"), so no two places of a list of choices read the same."""
-        words = self._plain_words(h)
-        if self._alike is None:
-            groups: dict[str, list] = {}
-            for other in self.hexes:
-                groups.setdefault(self._plain_words(other), []).append(other)
-            self._alike = {k: v for k, v in groups.items() if len(v) > 1}
-        twins = self._alike.get(words)
-        if not twins:
-            return words
-        cx = sum(t["x"] for t in self.hexes) / len(self.hexes)
-        cy = sum(t["y"] for t in self.hexes) / len(self.hexes)
-        where = {t["id"]: corner_word(t["x"] - cx, t["y"] - cy) for t in twins}
-        if list(where.values()).count(where[h["id"]]) > 1:  # the same way from the centre: count them
-            same = sorted((t for t in twins if where[t["id"]] == where[h["id"]]), key=lambda t: (t["y"], t["x"]))
-            return pgettext("catan hex", "%(hex)s in the %(side)s (%(n)s)") % {
-                "hex": words, "side": where[h["id"]], "n": [t["id"] for t in same].index(h["id"]) + 1}
-        return pgettext("catan hex", "%(hex)s in the %(side)s") % {"hex": words, "side": where[h["id"]]}
+        north-west"), so no two places of a list of choices read the same. Every hex's words
+        are found at once, the first time one is asked for (a board is drawn with all of them)."""
+        if self._hex_words is None:
+            self._hex_words = self._all_hex_words()
+        return self._hex_words[h["id"]]
+
+    def _all_hex_words(self) -> dict:
+        groups: dict[str, list] = {}
+        for other in self.hexes:
+            groups.setdefault(self._plain_words(other), []).append(other)
+        cx = sum(t["x"] for t in self.hexes) / len(self.hexes) if self.hexes else 0
+        cy = sum(t["y"] for t in self.hexes) / len(self.hexes) if self.hexes else 0
+        out = {}
+        for words, twins in groups.items():
+            if len(twins) == 1:
+                out[twins[0]["id"]] = words
+                continue
+            where = {t["id"]: corner_word(t["x"] - cx, t["y"] - cy) for t in twins}
+            for h in twins:
+                side = where[h["id"]]
+                if list(where.values()).count(side) > 1:  # the same way from the centre: count them
+                    same = sorted((t for t in twins if where[t["id"]] == side), key=lambda t: (t["y"], t["x"]))
+                    out[h["id"]] = pgettext("catan hex", "%(hex)s in the %(side)s (%(n)s)") % {
+                        "hex": words, "side": side, "n": [t["id"] for t in same].index(h["id"]) + 1}
+                else:
+                    out[h["id"]] = pgettext("catan hex", "%(hex)s in the %(side)s") % {"hex": words, "side": side}
+        return out
 
     def place_words(self, kind: str, ident) -> str:
         if kind == "hex":

@@ -643,6 +643,8 @@ def markets(view: dict, seat, mine: list) -> dict:
             mark["ok"] = mark["ok"] or row["ok"]
             mark["goods"].append(f"{row['good']} {row['price']}")
         info = cargo_text(load)
+        for row in rows[:MARKETS_SHOWN]:
+            row["words"] = _market_words(row)
         cargo.append({"ship": ship["name"], "ship_id": ship["id"], "good": info["name"], "paid": load["paid"],
                       "status": info["status"], "to_go": info["to_go"], "ports": rows[:MARKETS_SHOWN], "every": rows,
                       "more": max(0, len(rows) - MARKETS_SHOWN)})
@@ -652,6 +654,19 @@ def markets(view: dict, seat, mine: list) -> dict:
         out.append({"id": port, "ok": mark["ok"], "x": _n(x + 7), "y": _n(y - 6),
                     "title": _("%(port)s buys: %(goods)s") % {"port": place(port), "goods": ", ".join(mark["goods"])}})
     return {"cargo": cargo, "marks": out}
+
+
+def _market_words(row: dict) -> str:
+    """How far a buyer of a cargo lies and whether the ship may sell there on arrival, as the
+    list of markets says it (worded here for the few ports listed: a {% blocktranslate %} per
+    port and viewer was most of the list's drawing)."""
+    if row["here"]:
+        away = pgettext("fuldrigger: the ship lies in this port", "here")
+    else:
+        away = ngettext("%(steps)s square away", "%(steps)s squares away", row["steps"]) % {"steps": row["steps"]}
+    sale = (_("embargo this round") if row["embargo"] else _("sale allowed") if row["far"]
+            else _("too near: sail on past ten squares"))
+    return f"{away} — {sale}"
 
 
 def _isthmus(view, seat, acts: Legal, port: str, ships: list, seats: Seats) -> dict | None:

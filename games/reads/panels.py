@@ -53,7 +53,8 @@ def shared_parts(match: Match) -> dict:
         pages = None
     # The log's words, found once for every viewer of the version (selectors.log_lines).
     # The markup in {% once %} blocks (games_tags.once), drawn by the first viewer's part.
-    shared = {"described": {}, "once": {}}
+    # The log's lines by what they show ("seen", selectors.log_lines_seen).
+    shared = {"described": {}, "seen": {}, "once": {}}
     draw = getattr(pages, "shared_board", None) if pages is not None else None
     if draw is None or match.state is None:
         return shared
@@ -86,9 +87,12 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
                           and number in may_act(engine, match.state))
     legal = engine.legal_actions(match.state, number) if can_act else []
     seats = sorted(match.seats.all(), key=lambda s: (s.number is None, s.number, s.joined_at))
+    log = ((), [])
     if match.state is not None:
         # The log's recent rows, read once for the log's lines and the game's presenter.
         selectors.with_recent_log(match)
+        log = selectors.log_lines_seen(match, number, described=(shared or {}).get("described"),
+                                       seen=(shared or {}).get("seen"))
     return {
         "user": user,
         "match": match,
@@ -109,8 +113,9 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
         "view": view,
         "legal": legal,
         "my_turn": my_turn,
-        "log_lines": (selectors.log_lines(match, number, described=(shared or {}).get("described"))
-                      if match.state is not None else []),
+        "log_lines": log[1],
+        # What the log shows this viewer: viewers shown the same events share one drawing of it.
+        "log_key": log[0],
         "error": error,
         # A change that kept the version (a seat taken, a deadline moved) is told from the
         # version as first shown by its revision (Match.revision; static/js/site.js).

@@ -210,8 +210,15 @@ def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0, descri
     """The recent log in words, newest first, as this seat may see it. `described`: the words
     already found for these rows' events in the language active now (each viewer of a version
     reads the same words; only which events they see differs), filled in as they are found."""
+    return log_lines_seen(match, seat_number, limit=limit, after_seq=after_seq, described=described)[1]
+
+
+def log_lines_seen(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0, described: dict | None = None,
+                   seen: dict | None = None) -> tuple[tuple, list[dict]]:
+    """log_lines, with what they show: which events of which rows this seat reads. Viewers who
+    read the same events read the same lines (most changes: all of them), so `seen` keeps the
+    lines by what they show, and the live part draws them once (games_tags.once)."""
     engine = get_engine(match.game)
-    names = seat_names(match)
     recent = getattr(match, "recent_log", None)
     if recent is not None and after_seq == 0 and limit == LOG_LINES:
         rows = recent
@@ -222,20 +229,27 @@ def log_lines(match: Match, seat_number, *, limit=LOG_LINES, after_seq=0, descri
     told_otherwise = getattr(engine, "told_otherwise", None) or (lambda event, seat: False)
     # The round a round limit ended the match before was never played: its header is not told.
     limit = match.round_limit if match.is_over else None
-    then = earlier_names(match, rows, names)  # a seat's moves before a substitute took it over
-    lines = []
-    described = {} if described is None else described
+    shown = []
     for row in rows:
         for index, event in enumerate(reversed(row.events)):
             if not event_visible(event, seat_number) or told_otherwise(event, seat_number):
                 continue
             if limit and event.get("type") == "turn" and event.get("round", 0) > limit:
                 continue
-            lines.append({"seq": row.seq, "at": row.created_at, "kind": row.kind,
-                          "by_order": played_by_order(row.kind, event),
-                          "text": _described(described, row.seq, index, engine, event, then.get(row.seq, names)),
-                          "dice": event.get("dice")})
-    return lines
+            shown.append((row, index, event))
+    key = tuple((row.seq, index) for row, index, _event in shown)
+    if seen is not None and key in seen:
+        return key, seen[key]
+    names = seat_names(match)
+    then = earlier_names(match, rows, names)  # a seat's moves before a substitute took it over
+    described = {} if described is None else described
+    lines = [{"seq": row.seq, "at": row.created_at, "kind": row.kind, "by_order": played_by_order(row.kind, event),
+              "text": _described(described, row.seq, index, engine, event, then.get(row.seq, names)),
+              "dice": event.get("dice")}
+             for row, index, event in shown]
+    if seen is not None:
+        seen[key] = lines
+    return key, lines
 
 
 def _described(memo: dict, seq, index, engine, event, names) -> str:

@@ -260,16 +260,17 @@ def players_reliability(matches) -> dict:
 
 
 class OnceNode(template.Node):
-    def __init__(self, name: str, nodelist):
-        self.name, self.nodelist = name, nodelist
+    def __init__(self, name: str, key, nodelist):
+        self.name, self.key, self.nodelist = name, key, nodelist
 
     def render(self, context):
         made = (context.get("shared") or {}).get("once")
         if made is None:  # a page, not a change's parts: nothing is shared
             return self.nodelist.render(context)
-        if self.name not in made:
-            made[self.name] = self.nodelist.render(context)
-        return made[self.name]
+        memo = (self.name, self.key.resolve(context) if self.key is not None else None)
+        if memo not in made:
+            made[memo] = self.nodelist.render(context)
+        return made[memo]
 
 
 @register.tag
@@ -278,11 +279,12 @@ def once(parser, token):
     words and zone — drawn for the first viewer's part of a change and taken as drawn for the
     others (`shared["once"]`, one per language and zone: games.reads.panels.shared_parts). Only
     for what depends on nothing of the viewer (not their seat, turn or legal actions), and not
-    inside a loop: a name stands for one drawing. tests/platform/test_change.py checks that each
-    viewer's part is what it would be drawn alone."""
+    inside a loop: a name stands for one drawing. {% once "name" key %}: one drawing for each
+    value of `key` (what the viewers who see it alike share: the log's events they are shown).
+    tests/platform/test_change.py checks that each viewer's part is what it would be drawn alone."""
     bits = token.split_contents()
-    if len(bits) != 2 or bits[1][0] not in "\"'" or bits[1][0] != bits[1][-1]:
-        raise template.TemplateSyntaxError("{% once %} takes one quoted name")
+    if len(bits) not in (2, 3) or bits[1][0] not in "\"'" or bits[1][0] != bits[1][-1]:
+        raise template.TemplateSyntaxError("{% once %} takes a quoted name and, if the drawing differs by it, a key")
     nodelist = parser.parse(("endonce",))
     parser.delete_first_token()
-    return OnceNode(bits[1][1:-1], nodelist)
+    return OnceNode(bits[1][1:-1], parser.compile_filter(bits[2]) if len(bits) == 3 else None, nodelist)

@@ -7,6 +7,7 @@ import math
 import re
 
 import pytest
+from django.utils import translation
 from django.contrib.staticfiles import finders
 
 from games.engines.fuldrigger import ENGINE
@@ -120,6 +121,14 @@ def test_each_cargo_lists_the_ports_that_buy_it_with_price_distance_and_the_ten_
     assert [r["price"] for r in allowed] == sorted((r["price"] for r in allowed), reverse=True)
     assert {m["id"] for m in markets["marks"]} == {p for p in buyers if p in WORLD.distances_from(start)}
     assert len(cargo["ports"]) + cargo["more"] == len(markets["marks"])
+    # Each listed port says how far it lies and whether the sale is allowed, in the reader's words.
+    for row in cargo["ports"]:
+        steps = "here" if row["here"] else f"{row['steps']} square{'s' if row['steps'] != 1 else ''} away"
+        assert row["words"] == f"{steps} — {'sale allowed' if row['far'] else 'too near: sail on past ten squares'}"
+    with translation.override("da"):
+        danish = live(state, 0)["markets"]["cargo"][0]["ports"]
+    assert all(("felt" in r["words"] or r["here"]) and ("salg tilladt" in r["words"] or "for nær" in r["words"])
+               for r in danish)
 
 
 @pytest.mark.rule("F30")

@@ -230,3 +230,28 @@ def test_what_a_change_draws_once_for_all_viewers_is_what_each_would_draw_alone(
     assert compared >= 8 * 20
     assert any(memo[0] == "shared" and memo_part["once"] for memo, memo_part in fresh.parts.items()
                if isinstance(memo_part, dict))
+
+
+def test_viewers_shown_different_events_of_the_log_each_get_their_own_lines(race_match, player, opponent, outsider):
+    """The log is drawn once for the viewers shown the same events (selectors.log_lines_seen): a
+    private event keeps its seat's log apart from the others', however many share a drawing."""
+    from django.utils import translation
+
+    from games.reads import panels, selectors
+
+    change = play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    ActionLog.objects.create(match_id=race_match.pk, seq=change.rows[-1].seq + 1, seat=None, kind=ActionLog.SYSTEM,
+                             action={"type": "note"}, events=[{"type": "admin_pause", "private": [0]}])
+    Match.objects.filter(pk=race_match.pk).update(version=change.version + 1)
+    match = selectors.match_live(match_id=race_match.pk)
+    with translation.override("en"):
+        shared = {**panels.match_facts(match), **panels.shared_parts(match)}
+    parts = {}
+    for user in (outsider, player, opponent, None):  # a spectator first: the shared drawing is theirs
+        kind = f"u{user.pk}" if user in (player, opponent) else "spectator"
+        alone = publisher.render(selectors.match_live(match_id=race_match.pk), _viewer(user), kind, "")
+        parts[user] = publisher.render(match, _viewer(user), kind, "", shared)
+        assert parts[user] == alone
+    assert "An admin paused the match." in parts[player]
+    assert all("An admin paused the match." not in parts[u] for u in (opponent, outsider, None))
+    assert len(shared["seen"]) == 2  # two ways of seeing the log, each drawn once
