@@ -106,3 +106,15 @@ def test_the_api_documents_and_serves_events(client, event):
 def test_it_speaks_the_viewers_language(client, event, lang, words):
     page = client.get("/events/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     assert words in page
+
+
+@pytest.mark.parametrize("language, words", [("en", "Tournaments"), ("da", "Turneringer"), ("de", "Turniere"),
+                                             ("sv", "Turneringar")])
+def test_every_page_leads_to_the_tournaments_and_from_them_to_the_ladders(client, language, words):
+    """The events and ladders are found from the main navigation, in the reader's language."""
+    import re
+
+    home = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    nav = re.search(r'<nav aria-label="[^"]*">(.*?)</nav>', home, re.S).group(1)
+    assert f'<a href="/events/">{words}</a>' in nav
+    assert 'href="/events/ladders/"' in client.get("/events/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
