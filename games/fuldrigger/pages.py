@@ -619,6 +619,7 @@ def markets(view: dict, seat, mine: list) -> dict:
     if seat is None:
         return {"cargo": cargo, "marks": []}
     lang = language()
+    reckoned, port_terms = {}, {}
     for ship in mine:
         load = ship["cargo"]
         if not load or ship["node"] not in WORLD.nodes:
@@ -627,11 +628,19 @@ def markets(view: dict, seat, mine: list) -> dict:
         good = good_name(load["good"])
         rows = []
         for port in WORLD.ports:
-            terms = sale_terms(view, seat, port, load["good"])
-            if terms is None or port not in steps:
+            if port not in steps:
                 continue
-            duty = DUTY if trade.duty_owner(view, seat, port) is not None else 0
-            embargo = trade.embargoed(view, port)
+            # The price alone (the port panel words its parts): one reckoning per port and good,
+            # however many ships carry it.
+            if (port, load["good"]) not in reckoned:
+                reckoned[port, load["good"]] = trade.sale_terms(view, seat, port, load["good"])
+            terms = reckoned[port, load["good"]]
+            if terms is None:
+                continue
+            if port not in port_terms:
+                port_terms[port] = (DUTY if trade.duty_owner(view, seat, port) is not None else 0,
+                                    trade.embargoed(view, port))
+            duty, embargo = port_terms[port]
             far = load["carried"] + steps[port] >= MIN_CARRIED
             rows.append({"port": port, "name": _place(port, lang), "good": good,
                          "price": max(0, terms["price"] - duty), "gain": terms["price"] - duty - load["paid"],
