@@ -56,7 +56,7 @@ TURN_SECONDS = 14 * 24 * 3600
 SILENCE = 15.0
 
 VERSION = re.compile(r'data-version="(\d+)"')
-LOG_FROM = re.compile(r'class="log-lines" data-from="(\d+)"')
+LOG_FROM = re.compile(r'class="log-lines"[^>]*? data-from="(\d+)"')
 STATUS = re.compile(r'class="tag status-(\w+)"')
 
 
