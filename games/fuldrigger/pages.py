@@ -323,6 +323,9 @@ def pieces(view: dict, seats: Seats, movable: set, selected: dict | None, seat=N
                 "title": _ship_title(ship, seats), "movable": ship["id"] in movable,
                 "selected": ship["id"] == chosen,
             })
+            # What a viewer's drawing of this ship depends on (the rest is the same for all):
+            # partials/pieces.html draws each once per change ({% once %}).
+            ships[-1]["drawn"] = (ship["id"], ships[-1]["mine"], ships[-1]["movable"], ships[-1]["selected"])
     # The viewer's own ships are drawn last, over any other's: where two ports' rows of ships meet
     # (zoomed out, on a phone) the ships the viewer can tap are never under another's.
     ships.sort(key=lambda s: s["mine"])

@@ -280,7 +280,8 @@ def once(parser, token):
     others (`shared["once"]`, one per language and zone: games.reads.panels.shared_parts). Only
     for what depends on nothing of the viewer (not their seat, turn or legal actions), and not
     inside a loop: a name stands for one drawing. {% once "name" key %}: one drawing for each
-    value of `key` (what the viewers who see it alike share: the log's events they are shown).
+    value of `key`, which holds all the drawing depends on of the viewer (the log's events they
+    are shown; in a loop, a ship and whether it is the viewer's and may sail).
     tests/platform/test_change.py checks that each viewer's part is what it would be drawn alone."""
     bits = token.split_contents()
     if len(bits) not in (2, 3) or bits[1][0] not in "\"'" or bits[1][0] != bits[1][-1]:
