@@ -110,6 +110,11 @@ class Profile(models.Model):
                                   help_text=_("We POST each notification there as JSON, signed with your secret."))
     webhook_secret = models.CharField(_("webhook secret"), max_length=64, blank=True, default=secrets.token_hex)
     last_digest_at = models.DateTimeField(_("last digest"), null=True, blank=True)
+    # The player's last turns and how many of them were taken in time, as the seat cards and the
+    # lobby word them: kept by the games' listener of the turns that pass
+    # (games/play/records.py), so showing them reads no log.
+    turns_counted = models.PositiveSmallIntegerField(_("turns counted"), default=0, editable=False)
+    turns_in_time = models.PositiveSmallIntegerField(_("turns taken in time"), default=0, editable=False)
 
     class Meta:
         verbose_name = _("profile")

@@ -211,8 +211,8 @@ CELERY_TIMEZONE = "UTC"
 MATCH_FINISHED_LISTENERS: list[str] = ["community.ratings.match_finished", "notifications.listeners.match_finished"]
 # Called (by dotted path, with match_id=, first_seq=, last_seq=, turn_passed_to=) after every
 # committed change of a running match, from a background job.
-MATCH_CHANGED_LISTENERS: list[str] = ["notifications.listeners.match_changed", "notifications.orders.orders_played",
-                                      "leagues.listeners.match_changed"]
+MATCH_CHANGED_LISTENERS: list[str] = ["games.play.records.turns_passed", "notifications.listeners.match_changed",
+                                      "notifications.orders.orders_played", "leagues.listeners.match_changed"]
 # Links that the apps listening to the platform add to each game's card on the home page: each a
 # template, included with the game as `g`, so the platform's templates never name those apps.
 GAME_CARD_LINKS: list[str] = ["community/partials/game_card_link.html"]

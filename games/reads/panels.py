@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from accounts.models import Vacation
 from games.reads import selectors, standing
-from games.reads.reliability import turn_records
+from games.reads.reliability import seat_records, turn_records
 from games.reads.substitutes import refusable_offer, refusable_offers
 from games.engines import get_engine, may_act
 from games.errors import BadRequest
@@ -69,9 +69,9 @@ def shared_parts(match: Match) -> dict:
 def match_facts(match: Match) -> dict:
     """What every viewer's part of a change reads from the database besides the match, read
     once for all of them (and for all their languages): the players' turns in time for the
-    seat cards (one query: their matches finished are not worded there) and the substitutes the table may still refuse. `match_context` takes it in `shared`."""
+    seat cards (kept on their profiles, read with the seats: games/play/records.py) and the substitutes the table may still refuse. `match_context` takes it in `shared`."""
     seats = match.seats.all()
-    return {"reliability": turn_records([s.user_id for s in seats if not s.is_bot]),
+    return {"reliability": seat_records(seats),
             "refusals": refusable_offers(match)}
 
 

@@ -66,7 +66,9 @@ class Reliability:
                 "words": self.words}
 
 
-def _turn_counts(user_ids: list[int]) -> dict[int, tuple[int, int]]:
+def turn_counts(user_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Each player's last turns (up to RELIABILITY_TURNS) and how many were taken in time, counted
+    from the log: one query, a window over the rows of every match they acted in."""
     log = connection.ops.quote_name(ActionLog._meta.db_table)
     ids = ", ".join(["%s"] * len(user_ids))
     kinds = ", ".join(["%s"] * len(SEAT_KINDS))
@@ -105,7 +107,7 @@ def reliability_of_many(user_ids) -> dict[int, Reliability]:
     user_ids = sorted({int(u) for u in user_ids if u is not None})
     if not user_ids:
         return {}
-    turns = _turn_counts(user_ids)
+    turns = turn_counts(user_ids)
     seats = dict.fromkeys(user_ids, (0, 0))
     for row in (Seat.objects.filter(user__in=user_ids, match__status=Match.FINISHED).values("user_id")
                 .annotate(stayed=Count("pk", filter=Q(is_absent=False)), gone=Count("pk", filter=Q(is_absent=True)))):
@@ -118,14 +120,30 @@ def reliability_of_many(user_ids) -> dict[int, Reliability]:
 
 
 def turn_records(user_ids) -> dict[int, Reliability]:
-    """Every asked player's turns in time alone — what the seat cards and the lobby word
-    (`Reliability.words`) — in one query; their matches finished and abandoned are not read
-    (None). A watched change reads this for its seat cards (games.reads.panels.match_facts)."""
+    """Every asked player's turns in time as their profile keeps them (games/play/records.py):
+    what the lobby words (`Reliability.words`); their matches finished and abandoned are not
+    read (None). One query, which reads no log."""
+    from accounts.models import Profile
+
     user_ids = sorted({int(u) for u in user_ids if u is not None})
-    turns = _turn_counts(user_ids) if user_ids else {}
-    return {u: Reliability(turns=turns.get(u, (0, 0))[0], in_time=turns.get(u, (0, 0))[1], finished=None,
-                           abandoned=None)
-            for u in user_ids}
+    kept = dict.fromkeys(user_ids, (0, 0))
+    if user_ids:
+        for user_id, turns, in_time in Profile.objects.filter(user_id__in=user_ids).values_list(
+                "user_id", "turns_counted", "turns_in_time"):
+            kept[user_id] = (turns, in_time)
+    return {u: Reliability(turns=t, in_time=i, finished=None, abandoned=None) for u, (t, i) in kept.items()}
+
+
+def seat_records(seats) -> dict[int, Reliability]:
+    """turn_records for seats read with their players' profiles: no query at all."""
+    out = {}
+    for seat in seats:
+        if seat.is_bot or seat.user_id is None:
+            continue
+        profile = getattr(seat.user, "profile", None)
+        out[seat.user_id] = Reliability(turns=getattr(profile, "turns_counted", 0),
+                                        in_time=getattr(profile, "turns_in_time", 0), finished=None, abandoned=None)
+    return out
 
 
 def reliability_of(user_id) -> Reliability:

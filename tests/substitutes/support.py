@@ -1,6 +1,8 @@
 """A history of turns written straight into a finished match's log: reliability reads only the
-log, so a player's record is what these rows say."""
+log, so a player's record is what these rows say (and their profiles keep it, as the listener of
+the turns that pass would have: games/play/records.py)."""
 from games.models import ActionLog, Match
+from games.play.records import records_refresh
 
 
 def history(user, *, in_time: int, missed: int = 0, other=None):
@@ -14,4 +16,5 @@ def history(user, *, in_time: int, missed: int = 0, other=None):
                 seq += 1
                 ActionLog.objects.create(match=match, seq=seq, seat=seat, kind=row_kind, actor=actor,
                                          action={"type": "roll"})
+    records_refresh([user.pk, other.pk if other is not None else None])
     return match

@@ -58,7 +58,11 @@ def test_reliability_matches_a_naive_count_of_random_logs(seed):
             rows.append((seat, kind, actor, tick))
         rows_by_match.append(rows)
     known = reliability_of_many([u.pk for u in users])
-    # The seat cards' read: the same turns, in one query, without the matches finished.
+    # What the profiles keep (the listener's count, games/play/records.py) and the lobby reads:
+    # the same turns, in one query of the profiles, without the matches finished.
+    from games.play.records import records_refresh
+
+    records_refresh([u.pk for u in users])
     with CaptureQueriesContext(connection) as queries:
         worded = turn_records([u.pk for u in users])
     assert len(queries) == 1
@@ -143,3 +147,36 @@ def test_the_api_tells_a_players_reliability_and_takes_a_minimum(client, player,
     schema = client.get("/api/openapi.json").json()
     assert "/players/{username}/reliability" in schema["paths"] and "/substitutes/offers/{offer_id}/accept" in schema["paths"]
     assert "min_reliability" in schema["components"]["schemas"]["NewMatch"]["properties"]
+
+
+@pytest.mark.django_db
+def test_the_profiles_keep_the_records_as_turns_pass_and_the_seat_cards_read_them_without_the_log(
+        player, opponent, django_capture_on_commit_callbacks):
+    """The listener of the turns that pass (games/play/records.py) counts the players who acted
+    again; the seat cards read the profiles, which the seats are read with, and no log."""
+    from accounts.models import Profile
+    from games.reads import selectors
+    from games.reads.reliability import seat_records
+
+    history(player, in_time=9, missed=1, other=opponent)
+    match = play.match_create(creator=player, game="race", seats=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.match_join(match_id=match.pk, user=opponent)
+        first = Match.objects.get(pk=match.pk).turn_seats[0]
+        mover = player if first == 0 else opponent
+        play.action_apply(match_id=match.pk, user=mover, action={"type": "roll"})
+    # A move that keeps the turn settles nothing: the mover's record is as it was.
+    kept = Profile.objects.get(user=mover)
+    assert (kept.turns_counted, kept.turns_in_time) == ((10, 9) if mover == player else (10, 10))
+    with django_capture_on_commit_callbacks(execute=True):
+        play.action_apply(match_id=match.pk, user=mover, action={"type": "stay"})
+    for user in (player, opponent):
+        profile, counted = Profile.objects.get(user=user), reliability_of(user.pk)
+        assert (profile.turns_counted, profile.turns_in_time) == (counted.turns, counted.in_time)
+    assert Profile.objects.get(user=mover).turns_counted == 11
+    live = selectors.match_live(match_id=match.pk)
+    selectors.with_seats_and_players(live)
+    with CaptureQueriesContext(connection) as queries:
+        records = seat_records(live.seats.all())
+    assert len(queries) == 0
+    assert records[player.pk].words == reliability_of(player.pk).words
