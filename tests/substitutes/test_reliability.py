@@ -180,3 +180,20 @@ def test_the_profiles_keep_the_records_as_turns_pass_and_the_seat_cards_read_the
         records = seat_records(live.seats.all())
     assert len(queries) == 0
     assert records[player.pk].words == reliability_of(player.pk).words
+
+
+@pytest.mark.django_db
+def test_the_migration_counts_every_player_who_ever_acted_onto_their_profile(player, opponent):
+    import importlib
+
+    from django.apps import apps
+
+    from accounts.models import Profile
+
+    history(player, in_time=12, missed=3, other=opponent)
+    Profile.objects.update(turns_counted=0, turns_in_time=0)  # as before the migration
+    importlib.import_module("games.migrations.0013_turn_records").count(apps, None)
+    for user in (player, opponent):
+        profile, counted = Profile.objects.get(user=user), reliability_of(user.pk)
+        assert (profile.turns_counted, profile.turns_in_time) == (counted.turns, counted.in_time)
+    assert Profile.objects.get(user=player).turns_in_time == 12
