@@ -69,7 +69,8 @@ def shared_parts(match: Match) -> dict:
 def match_facts(match: Match) -> dict:
     """What every viewer's part of a change reads from the database besides the match, read
     once for all of them (and for all their languages): the players' turns in time for the
-    seat cards (kept on their profiles, read with the seats: games/play/records.py) and the substitutes the table may still refuse. `match_context` takes it in `shared`."""
+    seat cards (kept on their profiles, read with the seats: games/play/records.py) and the
+    substitutes the table may still refuse. `match_context` takes it in `shared`."""
     seats = match.seats.all()
     return {"reliability": seat_records(seats),
             "refusals": refusable_offers(match)}
