@@ -6,9 +6,10 @@ played any of it; a standing order counts as taken, and a vacation moves the dea
 never times out. Every seat row names the seat's player then (its actor), so a substitute's
 turns are theirs and the leaver's stay the leaver's. The last RELIABILITY_TURNS turns count.
 
-One query answers for many players at once (the lobby, the seat cards): window functions,
-which SQLite (3.25+) and PostgreSQL both run, over the rows of the matches those players
-acted in (ActionLog.actor is indexed)."""
+One query answers for many players at once: window functions, which SQLite (3.25+) and
+PostgreSQL both run, over the rows of the matches those players acted in (ActionLog.actor is
+indexed). The lobby and the seat cards read what the players' profiles keep of it instead
+(turn_records, seat_records), counted again by games/play/records.py as turns pass."""
 from __future__ import annotations
 
 from dataclasses import dataclass
