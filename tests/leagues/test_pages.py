@@ -117,4 +117,7 @@ def test_every_page_leads_to_the_tournaments_and_from_them_to_the_ladders(client
     home = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     nav = re.search(r'<nav aria-label="[^"]*">(.*?)</nav>', home, re.S).group(1)
     assert f'<a href="/events/">{words}</a>' in nav
-    assert 'href="/events/ladders/"' in client.get("/events/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    events = client.get("/events/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    # The page a tap on "Tournaments" opens says so in its heading.
+    assert re.search(r"<h1>([^<]*)</h1>", events).group(1).startswith(words)
+    assert 'href="/events/ladders/"' in events
