@@ -555,7 +555,10 @@ def live(*, view: dict | None, seat, legal: list, my_turn: bool, names, colours,
         s = p["seat"]
         players.append(dict(p, name=seat_name(names, s), colour=seat_colour(colours, s),
                             now=s == current and view["phase"] != "over",
-                            acting=s in (view.get("to_act") or []), you=s == seat))
+                            acting=s in (view.get("to_act") or []), you=s == seat,
+                            # What a viewer's row of this player depends on (the rest is public):
+                            # partials/player_rows.html draws each once per change ({% once %}).
+                            drawn=(s, s == seat, p.get("hidden_points"))))
     offers = []
     for o in view.get("offers", []):
         answers = o.get("answers") or {}
