@@ -316,16 +316,16 @@ def pieces(view: dict, seats: Seats, movable: set, selected: dict | None, seat=N
         x, y = world_map.position(node)
         for index, ship in enumerate(here):
             o = index - (len(here) - 1) / 2
+            mine, may_sail = seat is not None and ship["owner"] == seat, ship["id"] in movable
             ships.append({
                 "id": ship["id"], "x": _n(x + o * 5.5), "y": _n(y - 1.5), "o": f"{o:g}",
-                "colour": seats.colour(ship["owner"]), "mine": seat is not None and ship["owner"] == seat,
+                "colour": seats.colour(ship["owner"]), "mine": mine,
                 "symbol": "privateer" if ship["privateer"] else "laden" if ship["cargo"] else "merchant",
-                "title": _ship_title(ship, seats), "movable": ship["id"] in movable,
-                "selected": ship["id"] == chosen,
+                "title": _ship_title(ship, seats), "movable": may_sail, "selected": ship["id"] == chosen,
+                # What a viewer's drawing of this ship depends on (the rest is the same for all):
+                # partials/pieces.html draws each once per change ({% once %}).
+                "drawn": (ship["id"], mine, may_sail, ship["id"] == chosen),
             })
-            # What a viewer's drawing of this ship depends on (the rest is the same for all):
-            # partials/pieces.html draws each once per change ({% once %}).
-            ships[-1]["drawn"] = (ship["id"], ships[-1]["mine"], ships[-1]["movable"], ships[-1]["selected"])
     # The viewer's own ships are drawn last, over any other's: where two ports' rows of ships meet
     # (zoomed out, on a phone) the ships the viewer can tap are never under another's.
     ships.sort(key=lambda s: s["mine"])

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from accounts.models import Vacation
 from games.reads import selectors, standing
-from games.reads.reliability import seat_records, turn_records
+from games.reads.reliability import seat_records
 from games.reads.substitutes import refusable_offer, refusable_offers
 from games.engines import get_engine, may_act
 from games.errors import BadRequest
@@ -68,12 +68,10 @@ def shared_parts(match: Match) -> dict:
 
 def match_facts(match: Match) -> dict:
     """What every viewer's part of a change reads from the database besides the match, read
-    once for all of them (and for all their languages): the players' turns in time for the
-    seat cards (kept on their profiles, read with the seats: games/play/records.py) and the
-    substitutes the table may still refuse. `match_context` takes it in `shared`."""
-    seats = match.seats.all()
-    return {"reliability": seat_records(seats),
-            "refusals": refusable_offers(match)}
+    once for all of them (and for all their languages): the substitutes the table may still
+    refuse. `match_context` takes it in `shared`. (The players' records on the seat cards are
+    kept on their profiles, read with the seats: games/play/records.py.)"""
+    return {"refusals": refusable_offers(match)}
 
 
 def match_context(match: Match, user, *, error: str | None = None, shared: dict | None = None) -> dict:
@@ -88,12 +86,12 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
                           and number in may_act(engine, match.state))
     legal = engine.legal_actions(match.state, number) if can_act else []
     seats = sorted(match.seats.all(), key=lambda s: (s.number is None, s.number, s.joined_at))
-    log = ((), [])
+    log_key, log_lines = (), []
     if match.state is not None:
         # The log's recent rows, read once for the log's lines and the game's presenter.
         selectors.with_recent_log(match)
-        log = selectors.log_lines_seen(match, number, described=(shared or {}).get("described"),
-                                       seen=(shared or {}).get("seen"))
+        log_key, log_lines = selectors.log_lines_seen(match, number, described=(shared or {}).get("described"),
+                                                      seen=(shared or {}).get("seen"))
     return {
         "user": user,
         "match": match,
@@ -105,8 +103,7 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
         "colours": [s.colour for s in seats],
         "away": players_away(seats) if match.allow_vacation else {},
         # Each player's record in words on their seat card (games/reads/reliability.py).
-        "reliability": (shared["reliability"] if shared and "reliability" in shared else
-                        SimpleLazyObject(lambda: turn_records([s.user_id for s in seats if not s.is_bot]))),
+        "reliability": seat_records(seats),
         # A substitute who took a seat here that this viewer may still vote to refuse.
         "refusable": (refusable_offer(match, user, (shared or {}).get("refusals"))
                       if match.status == Match.RUNNING and number is not None else None),
@@ -114,9 +111,9 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
         "view": view,
         "legal": legal,
         "my_turn": my_turn,
-        "log_lines": log[1],
+        "log_lines": log_lines,
         # What the log shows this viewer: viewers shown the same events share one drawing of it.
-        "log_key": log[0],
+        "log_key": log_key,
         "error": error,
         # A change that kept the version (a seat taken, a deadline moved) is told from the
         # version as first shown by its revision (Match.revision; static/js/site.js).

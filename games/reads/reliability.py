@@ -44,6 +44,12 @@ class Reliability:
             return None
         return (100 * self.in_time) // self.turns  # rounded down: 99.6 % is not "100 %"
 
+    @classmethod
+    def kept(cls, turns: int, in_time: int) -> "Reliability":
+        """The turns alone, as a profile keeps them (games/play/records.py): the matches
+        finished and abandoned are not read (None)."""
+        return cls(turns=turns, in_time=in_time, finished=None, abandoned=None)
+
     def admits(self, minimum: int | None) -> bool:
         """Whether a match asking for `minimum` % lets this player in: a newcomer is let in
         (they have had no chance to show it), anyone else by their share."""
@@ -132,18 +138,18 @@ def turn_records(user_ids) -> dict[int, Reliability]:
         for user_id, turns, in_time in Profile.objects.filter(user_id__in=user_ids).values_list(
                 "user_id", "turns_counted", "turns_in_time"):
             kept[user_id] = (turns, in_time)
-    return {u: Reliability(turns=t, in_time=i, finished=None, abandoned=None) for u, (t, i) in kept.items()}
+    return {u: Reliability.kept(t, i) for u, (t, i) in kept.items()}
 
 
 def seat_records(seats) -> dict[int, Reliability]:
-    """turn_records for seats read with their players' profiles: no query at all."""
+    """turn_records for seats read with their players' profiles (the seat cards read those
+    profiles for the players' names anyway): no query of its own."""
     out = {}
     for seat in seats:
         if seat.is_bot or seat.user_id is None:
             continue
         profile = getattr(seat.user, "profile", None)
-        out[seat.user_id] = Reliability(turns=getattr(profile, "turns_counted", 0),
-                                        in_time=getattr(profile, "turns_in_time", 0), finished=None, abandoned=None)
+        out[seat.user_id] = Reliability.kept(getattr(profile, "turns_counted", 0), getattr(profile, "turns_in_time", 0))
     return out
 
 
