@@ -69,9 +69,11 @@ def shared_parts(match: Match) -> dict:
 def match_facts(match: Match) -> dict:
     """What every viewer's part of a change reads from the database besides the match, read
     once for all of them (and for all their languages): the substitutes the table may still
-    refuse. `match_context` takes it in `shared`. (The players' records on the seat cards are
-    kept on their profiles, read with the seats: games/play/records.py.)"""
-    return {"refusals": refusable_offers(match)}
+    refuse, and the players away on vacation now (seats a move read know their players but not
+    their vacations). `match_context` takes it in `shared`. (The players' records on the seat
+    cards are kept on their profiles, read with the seats: games/play/records.py.)"""
+    return {"refusals": refusable_offers(match),
+            "away": players_away(match.seats.all()) if match.allow_vacation else {}}
 
 
 def match_context(match: Match, user, *, error: str | None = None, shared: dict | None = None) -> dict:
@@ -101,7 +103,8 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
         "seats": seats,
         "names": selectors.seat_names(match),
         "colours": [s.colour for s in seats],
-        "away": players_away(seats) if match.allow_vacation else {},
+        "away": ((shared or {}).get("away") if "away" in (shared or {})
+                 else players_away(seats) if match.allow_vacation else {}),
         # Each player's record in words on their seat card (games/reads/reliability.py).
         "reliability": seat_records(seats),
         # A substitute who took a seat here that this viewer may still vote to refuse.

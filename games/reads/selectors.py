@@ -31,12 +31,13 @@ def _seats_with_players():
 
 
 def _seats_for_moves():
-    """A match's seats as a move needs them under the lock: the seats alone (who sits where, a
-    bot, absent, timeouts) and `has_orders` (see _seats_with_players). No players, profiles or
-    vacations: a move that nobody watches draws nothing, and the parts of one that is watched
-    read them after the commit (with_seats_and_players)."""
+    """A match's seats as a move reads them under the lock: who sits where (a bot, absent,
+    timeouts), their players and profiles (the parts of a watched move draw their names: read
+    here in the same query, not again after the commit) and `has_orders` (see
+    _seats_with_players). Not the vacations: only the parts of a watched change show them, read
+    once for all its viewers (panels.match_facts)."""
     orders = StandingOrders.objects.filter(match=OuterRef("match_id"), seat=OuterRef("number"), paused=False)
-    return Seat.objects.annotate(has_orders=Exists(orders.exclude(lines=[])))
+    return Seat.objects.select_related("user__profile").annotate(has_orders=Exists(orders.exclude(lines=[])))
 
 
 def _recent_log(match_id, version):
@@ -181,19 +182,16 @@ def match_live(*, match_id) -> Match:
 
 def with_seats_for_moves(match: Match) -> Match:
     """The match's seats read once as a move needs them (see _seats_for_moves), as
-    `match.seats.all()`, each with `has_orders`."""
+    `match.seats.all()`, each with its player and `has_orders`."""
     prefetch_related_objects([match], Prefetch("seats", queryset=_seats_for_moves()))
-    match.seats_with_orders = True
+    match.seats_with_orders = match.seats_with_players = True
     return match
 
 
 def with_seats_and_players(match: Match) -> Match:
     """The match's seats read once with their players (see _seats_with_players), as
-    `match.seats.all()`; nothing is read if this read them already. Seats a move read without
-    their players (with_seats_for_moves) are read again, with them."""
+    `match.seats.all()`; nothing is read if this read them already, or a move did."""
     if not getattr(match, "seats_with_players", False):
-        if getattr(match, "seats_with_orders", False):
-            match.refresh_from_db(fields=["seats"])  # forgets the seats prefetched without players
         prefetch_related_objects([match], Prefetch("seats", queryset=_seats_with_players()))
         match.seats_with_players = True
     return match

@@ -255,3 +255,23 @@ def test_viewers_shown_different_events_of_the_log_each_get_their_own_lines(race
     assert "An admin paused the match." in parts[player]
     assert all("An admin paused the match." not in parts[u] for u in (opponent, outsider, None))
     assert len(shared["seen"]) == 2  # two ways of seeing the log, each drawn once
+
+
+def test_a_watched_moves_parts_show_who_is_on_vacation_read_once_for_all_viewers(race_match, player, opponent,
+                                                                                 outsider, settings):
+    """A move reads its seats with their players under the lock, and its parts draw from that
+    read: the vacations, which that read leaves out, come once per change (panels.match_facts),
+    and a seat's card still says its player is away."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.VACATION_DAYS_PER_YEAR = 21
+    assert race_match.allow_vacation
+    play.vacation_start(user=opponent, days=3)
+    change = play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    with CaptureQueriesContext(connection) as queries:
+        parts = [publisher.part(change, _viewer(user)) for user in (player, opponent, outsider, None)]
+    assert all("on vacation until" in p for p in parts)
+    vacation_reads = [q for q in queries.captured_queries if "accounts_vacation" in q["sql"]]
+    assert len(vacation_reads) == 1
+    assert not any('FROM "games_seat"' in q["sql"] for q in queries.captured_queries)  # as the move read them

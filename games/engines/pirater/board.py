@@ -71,6 +71,7 @@ class Board:
         self._ports(ports)
         self._dist: dict[int, list[int]] = {}
         self._home_dist: dict[tuple[int, ...], list[int]] = {}
+        self._cells: list[dict] | None = None
 
     def square_name(self, node: int) -> str:
         """A node as the board is labelled: column letter and row ("C7"), a strait by its
@@ -197,7 +198,13 @@ class Board:
 
     # ---- the page's picture ---------------------------------------------------------------
     def cell_list(self) -> list[dict]:
-        """Every square with (row, col) and kind, for drawing; built fresh for each caller."""
+        """Every square with (row, col) and kind, for drawing. Built once per board (a board
+        never changes) and handed to every view of it: its readers never change it."""
+        if self._cells is None:
+            self._cells = self._build_cells()
+        return self._cells
+
+    def _build_cells(self) -> list[dict]:
         owner = {p["town"]: p["id"] for p in self.ports}
         owner.update({p["anchorage"]: p["id"] for p in self.ports})
         last = self.height - 1
