@@ -148,6 +148,10 @@ class Seat(models.Model):
     is_absent = models.BooleanField(_("absent"), default=False)
     is_bot = models.BooleanField(_("bot"), default=False)
     time_bank_left = models.PositiveIntegerField(_("time bank left (seconds)"), default=0)
+    # Whether the seat keeps standing orders that may play (lines, not paused), kept by
+    # StandingOrders.save: a move reads it with the seats under the lock to learn whether the
+    # next seat's orders are due, with no query or subquery of its own.
+    has_orders = models.BooleanField(_("standing orders on"), default=False, editable=False)
 
     class Meta:
         verbose_name = _("seat")
@@ -281,6 +285,20 @@ class StandingOrders(models.Model):
 
     def __str__(self):
         return f"{self.match} seat {self.seat} orders"
+
+    @property
+    def may_play(self) -> bool:
+        return bool(self.lines) and not self.paused
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        fields = kwargs.get("update_fields")
+        if fields is None or {"lines", "paused"} & set(fields):
+            Seat.objects.filter(match_id=self.match_id, number=self.seat).update(has_orders=self.may_play)
+
+    def delete(self, *args, **kwargs):
+        Seat.objects.filter(match_id=self.match_id, number=self.seat).update(has_orders=False)
+        return super().delete(*args, **kwargs)
 
 
 class Volunteer(models.Model):

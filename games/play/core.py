@@ -15,7 +15,7 @@ from games import live
 from games.change import Change, Changing
 from games.engines import get_engine
 from games.errors import BadRequest, NotFound
-from games.models import ActionLog, Job, Match, StandingOrders
+from games.models import ActionLog, Job, Match
 from games.play import jobs, projections
 from games.reads import selectors
 
@@ -102,11 +102,7 @@ def orders_due(match) -> bool:
     the deadline job plays them at once, as it plays the bots."""
     if match.status != Match.RUNNING or not match.turn_seats:
         return False
-    if getattr(match, "seats_with_orders", False) or getattr(match, "seats_with_players", False):
-        # read with the seats under the lock
-        return any(s.has_orders for s in match.seats.all() if s.number in match.turn_seats)
-    return StandingOrders.objects.filter(match=match, seat__in=match.turn_seats, paused=False) \
-        .exclude(lines=[]).exists()
+    return any(s.has_orders for s in match.seats.all() if s.number in match.turn_seats)
 
 
 def _bot_to_act(match: Match) -> bool:

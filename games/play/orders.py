@@ -140,4 +140,7 @@ def order_action(match, engine, number: int, now) -> dict | None:
     if lines != orders.lines or broken or chosen is not None:
         orders.lines = lines
         orders.save(update_fields=["lines", "dropped", "told_turn", "updated_at"])
+        for seat in match.seats.all():  # as the row now says (StandingOrders.save): read after the move
+            if seat.number == number:
+                seat.has_orders = orders.may_play
     return None if chosen is None else chosen[1]

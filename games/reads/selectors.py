@@ -1,6 +1,6 @@
 """Reads the pages, the API and the socket need. Everything shown to a person goes through
 `engine.view(state, seat)`: the raw state (and its seed) never reaches a template."""
-from django.db.models import Exists, OuterRef, Prefetch, Q, Subquery, prefetch_related_objects
+from django.db.models import OuterRef, Prefetch, Q, Subquery, prefetch_related_objects
 from django.db.models.functions import Now
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from accounts.models import display_name
 from games.engines import get_engine, may_act
 from games.errors import NotAllowed, NotFound
-from games.models import ActionLog, Match, Seat, StandingOrders, finish_reason_display
+from games.models import ActionLog, Match, Seat, finish_reason_display
 from games.reads.standing import played_by_order
 from games.reads.substitutes import earlier_names, substitute_words
 
@@ -19,25 +19,21 @@ def _seats_with_players():
     """A match's seats with their users and profiles in one query (not three: the match page,
     the API and every socket render read them), each with `away_until`, the end of the
     vacation its player is on now (None when at home), so the live part needs no query of its
-    own for it; and `has_orders`, whether the seat keeps standing orders that may play, so a
-    move learns whether the next seat's orders are due without a query of its own."""
+    own for it."""
     from accounts.models import Vacation
 
     away = Vacation.objects.filter(user=OuterRef("user_id"), starts_at__lte=Now(), ends_at__gt=Now())
-    orders = StandingOrders.objects.filter(match=OuterRef("match_id"), seat=OuterRef("number"), paused=False)
     return Seat.objects.select_related("user__profile").annotate(
-        away_until=Subquery(away.order_by("starts_at").values("ends_at")[:1]),
-        has_orders=Exists(orders.exclude(lines=[])))
+        away_until=Subquery(away.order_by("starts_at").values("ends_at")[:1]))
 
 
 def _seats_for_moves():
     """A match's seats as a move reads them under the lock: who sits where (a bot, absent,
-    timeouts), their players and profiles (the parts of a watched move draw their names: read
-    here in the same query, not again after the commit) and `has_orders` (see
-    _seats_with_players). Not the vacations: only the parts of a watched change show them, read
-    once for all its viewers (panels.match_facts)."""
-    orders = StandingOrders.objects.filter(match=OuterRef("match_id"), seat=OuterRef("number"), paused=False)
-    return Seat.objects.select_related("user__profile").annotate(has_orders=Exists(orders.exclude(lines=[])))
+    timeouts, standing orders on), with their players and profiles (the parts of a watched move
+    draw their names: read here in the same query, not again after the commit). Not the
+    vacations: only the parts of a watched change show them, read once for all its viewers
+    (panels.match_facts)."""
+    return Seat.objects.select_related("user__profile")
 
 
 def _recent_log(match_id, version):
@@ -182,9 +178,9 @@ def match_live(*, match_id) -> Match:
 
 def with_seats_for_moves(match: Match) -> Match:
     """The match's seats read once as a move needs them (see _seats_for_moves), as
-    `match.seats.all()`, each with its player and `has_orders`."""
+    `match.seats.all()`, each with its player."""
     prefetch_related_objects([match], Prefetch("seats", queryset=_seats_for_moves()))
-    match.seats_with_orders = match.seats_with_players = True
+    match.seats_with_players = True
     return match
 
 
