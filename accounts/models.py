@@ -115,6 +115,11 @@ class Profile(models.Model):
     # (games/play/records.py), so showing them reads no log.
     turns_counted = models.PositiveSmallIntegerField(_("turns counted"), default=0, editable=False)
     turns_in_time = models.PositiveSmallIntegerField(_("turns taken in time"), default=0, editable=False)
+    # The player's vacation not yet over (the one in progress, else the next), kept by
+    # Vacation.save and delete: the seat cards read it with the seats' players, so showing who
+    # is away reads no vacation.
+    away_from = models.DateTimeField(_("away from"), null=True, blank=True, editable=False)
+    away_until = models.DateTimeField(_("away until"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("profile")
@@ -161,9 +166,36 @@ class Vacation(models.Model):
     def __str__(self):
         return f"{self.user} away {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"
 
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        keep_away_on_profile(self.user_id)
+
+    def delete(self, *args, **kwargs):
+        done = super().delete(*args, **kwargs)
+        keep_away_on_profile(self.user_id)
+        return done
+
     @property
     def days(self) -> float:
         return (self.ends_at - self.starts_at).total_seconds() / 86400
+
+
+def keep_away_on_profile(user_id, now=None) -> None:
+    """Write on the player's profile the vacation of theirs not yet over (Profile.away_from,
+    away_until), or none."""
+    from django.utils import timezone
+
+    now = now or timezone.now()
+    ahead = Vacation.objects.filter(user_id=user_id, ends_at__gt=now).order_by("starts_at").first()
+    Profile.objects.filter(user_id=user_id).update(away_from=ahead.starts_at if ahead else None,
+                                                   away_until=ahead.ends_at if ahead else None)
+
+
+def away_now(profile, now):
+    """When the vacation the profile's player is on at `now` ends, or None at home."""
+    if profile is None or profile.away_from is None or profile.away_until is None:
+        return None
+    return profile.away_until if profile.away_from <= now < profile.away_until else None
 
 
 def active_vacation(user, now):

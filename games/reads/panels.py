@@ -11,7 +11,7 @@ from django.utils.safestring import mark_safe
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from accounts.models import Vacation
+from accounts.models import away_now
 from games.reads import selectors, standing
 from games.reads.reliability import seat_records
 from games.reads.substitutes import refusable_offer, refusable_offers
@@ -69,11 +69,10 @@ def shared_parts(match: Match) -> dict:
 def match_facts(match: Match) -> dict:
     """What every viewer's part of a change reads from the database besides the match, read
     once for all of them (and for all their languages): the substitutes the table may still
-    refuse, and the players away on vacation now (seats a move read know their players but not
-    their vacations). `match_context` takes it in `shared`. (The players' records on the seat
-    cards are kept on their profiles, read with the seats: games/play/records.py.)"""
-    return {"refusals": refusable_offers(match),
-            "away": players_away(match.seats.all()) if match.allow_vacation else {}}
+    refuse. `match_context` takes it in `shared`. (The players' records on the seat cards and
+    their vacations are kept on their profiles, read with the seats: games/play/records.py,
+    accounts.models.keep_away_on_profile.)"""
+    return {"refusals": refusable_offers(match)}
 
 
 def match_context(match: Match, user, *, error: str | None = None, shared: dict | None = None) -> dict:
@@ -103,8 +102,7 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
         "seats": seats,
         "names": selectors.seat_names(match),
         "colours": [s.colour for s in seats],
-        "away": ((shared or {}).get("away") if "away" in (shared or {})
-                 else players_away(seats) if match.allow_vacation else {}),
+        "away": players_away(seats) if match.allow_vacation else {},
         # Each player's record in words on their seat card (games/reads/reliability.py).
         "reliability": seat_records(seats),
         # A substitute who took a seat here that this viewer may still vote to refuse.
@@ -136,13 +134,15 @@ def match_context(match: Match, user, *, error: str | None = None, shared: dict 
 
 
 def players_away(seats) -> dict:
-    """The seats' players on vacation now, by user id, each with `ends_at`. Seats read by
-    selectors.match_get know it already (`away_until`); others cost one query."""
-    if all(hasattr(s, "away_until") for s in seats):
-        return {s.user_id: SimpleNamespace(ends_at=s.away_until) for s in seats if s.away_until is not None}
+    """The seats' players on vacation now, by user id, each with `ends_at`: from their profiles,
+    read with the seats (accounts.models.away_now)."""
     now = timezone.now()
-    return {v.user_id: v for v in Vacation.objects.filter(user__in=[s.user_id for s in seats],
-                                                           starts_at__lte=now, ends_at__gt=now)}
+    away = {}
+    for s in seats:
+        ends = away_now(getattr(s.user, "profile", None), now)
+        if ends is not None:
+            away[s.user_id] = SimpleNamespace(ends_at=ends)
+    return away
 
 
 def render_live(match: Match, user, *, request=None, error=None, browser_language=None) -> str:

@@ -1,7 +1,6 @@
 """Reads the pages, the API and the socket need. Everything shown to a person goes through
 `engine.view(state, seat)`: the raw state (and its seed) never reaches a template."""
-from django.db.models import OuterRef, Prefetch, Q, Subquery, prefetch_related_objects
-from django.db.models.functions import Now
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -17,22 +16,15 @@ LOG_LINES = 30
 
 def _seats_with_players():
     """A match's seats with their users and profiles in one query (not three: the match page,
-    the API and every socket render read them), each with `away_until`, the end of the
-    vacation its player is on now (None when at home), so the live part needs no query of its
-    own for it."""
-    from accounts.models import Vacation
-
-    away = Vacation.objects.filter(user=OuterRef("user_id"), starts_at__lte=Now(), ends_at__gt=Now())
-    return Seat.objects.select_related("user__profile").annotate(
-        away_until=Subquery(away.order_by("starts_at").values("ends_at")[:1]))
+    the API and every socket render read them); a profile says whether its player is away
+    (Profile.away_until), so the live part needs no query of its own for it."""
+    return Seat.objects.select_related("user__profile")
 
 
 def _seats_for_moves():
     """A match's seats as a move reads them under the lock: who sits where (a bot, absent,
     timeouts, standing orders on), with their players and profiles (the parts of a watched move
-    draw their names: read here in the same query, not again after the commit). Not the
-    vacations: only the parts of a watched change show them, read once for all its viewers
-    (panels.match_facts)."""
+    draw their names: read here in the same query, not again after the commit)."""
     return Seat.objects.select_related("user__profile")
 
 

@@ -257,11 +257,11 @@ def test_viewers_shown_different_events_of_the_log_each_get_their_own_lines(race
     assert len(shared["seen"]) == 2  # two ways of seeing the log, each drawn once
 
 
-def test_a_watched_moves_parts_show_who_is_on_vacation_read_once_for_all_viewers(race_match, player, opponent,
-                                                                                 outsider, settings):
+def test_a_watched_moves_parts_show_who_is_on_vacation_from_the_seats_the_move_read(race_match, player, opponent,
+                                                                                   outsider, settings):
     """A move reads its seats with their players under the lock, and its parts draw from that
-    read: the vacations, which that read leaves out, come once per change (panels.match_facts),
-    and a seat's card still says its player is away."""
+    read: who is on vacation comes with the players' profiles (Profile.away_until), and a seat's
+    card says its player is away with no query of its own."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -273,5 +273,5 @@ def test_a_watched_moves_parts_show_who_is_on_vacation_read_once_for_all_viewers
         parts = [publisher.part(change, _viewer(user)) for user in (player, opponent, outsider, None)]
     assert all("on vacation until" in p for p in parts)
     vacation_reads = [q for q in queries.captured_queries if "accounts_vacation" in q["sql"]]
-    assert len(vacation_reads) == 1
+    assert vacation_reads == []
     assert not any('FROM "games_seat"' in q["sql"] for q in queries.captured_queries)  # as the move read them

@@ -63,3 +63,34 @@ def test_the_vacation_form_keeps_its_address(race_match, player):
     assert Vacation.objects.filter(user=player).exists()
     page = client_for(player).get(reverse("profile")).content.decode()
     assert "on vacation until" in page
+
+
+def test_the_profile_keeps_the_vacation_not_yet_over(race_match, player, settings):
+    """The seat cards read who is away from the players' profiles: a vacation taken, ended early,
+    or deleted by staff is written there at once; the migration writes those kept before it."""
+    import importlib
+
+    from django.apps import apps
+    from django.utils import timezone
+
+    from accounts.models import Profile, away_now
+    from games.reads import panels, selectors
+
+    settings.VACATION_DAYS_PER_YEAR = 21
+
+    def away():
+        return panels.players_away(selectors.match_get(match_id=race_match.pk).seats.all())
+
+    assert away() == {}
+    vacation = play.vacation_start(user=player, days=2)
+    assert away()[player.pk].ends_at == vacation.ends_at
+    assert away_now(Profile.objects.get(user=player), vacation.ends_at) is None  # over by then
+    assert play.vacation_end(user=player)
+    assert away() == {}
+    vacation = play.vacation_start(user=player, days=1)
+    Profile.objects.filter(user=player).update(away_from=None, away_until=None)  # as before the fields
+    importlib.import_module("accounts.migrations.0008_profile_away").keep(apps, None)
+    assert away()[player.pk].ends_at == vacation.ends_at
+    Vacation.objects.get(pk=vacation.pk).delete()
+    assert away() == {} and Profile.objects.get(user=player).away_until is None
+    assert timezone.now() < vacation.ends_at
