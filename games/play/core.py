@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
-from accounts.models import active_vacation
+from accounts.models import away_now
 from games import live
 from games.change import Change, Changing
 from games.engines import get_engine
@@ -184,9 +184,11 @@ def schedule(match: Match, engine, now, changing: Changing | None = None) -> Non
                 match.turn_deadline = now  # bots and absent players are played at once
             else:
                 bank = owner.time_bank_left if owner is not None else 0
-                away = active_vacation(owner.user_id, now) if owner is not None and match.allow_vacation else None
-                # A player on vacation: the turn's clock starts when they are back.
-                start = away.ends_at if away is not None else now
+                # A player on vacation: the turn's clock starts when they are back (their profile
+                # says so, read with the seats).
+                back = (away_now(getattr(owner.user, "profile", None), now)
+                        if owner is not None and match.allow_vacation else None)
+                start = back or now
                 match.turn_deadline = start + timedelta(seconds=match.turn_seconds + bank)
         else:
             match.turn_deadline = None

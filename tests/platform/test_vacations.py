@@ -94,3 +94,28 @@ def test_the_profile_keeps_the_vacation_not_yet_over(race_match, player, setting
     Vacation.objects.get(pk=vacation.pk).delete()
     assert away() == {} and Profile.objects.get(user=player).away_until is None
     assert timezone.now() < vacation.ends_at
+
+
+def test_a_turn_passed_to_a_player_on_vacation_starts_its_clock_when_they_are_back(race_match, player, opponent,
+                                                                                  settings):
+    from datetime import timedelta as td
+
+    from games.models import Match
+
+    settings.VACATION_DAYS_PER_YEAR = 21
+    vacation = play.vacation_start(user=opponent, days=3)
+    play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    change = play.action_apply(match_id=race_match.pk, user=player, action={"type": "stay"})
+    match = Match.objects.get(pk=race_match.pk)
+    assert change.turn_passed_to == 1 and match.turn_seats == [1]
+    bank = next(s for s in match.seats.all() if s.number == 1).time_bank_left
+    assert match.turn_deadline == vacation.ends_at + td(seconds=match.turn_seconds + bank)
+    # At home, the clock starts with the turn.
+    play.vacation_end(user=opponent)
+    for user in (opponent, player):
+        for kind in ("roll", "stay"):
+            while Match.objects.get(pk=race_match.pk).needs_system:
+                play.system_action_apply(match_id=race_match.pk)
+            play.action_apply(match_id=race_match.pk, user=user, action={"type": kind})
+    match = Match.objects.get(pk=race_match.pk)
+    assert match.turn_seats == [1] and match.turn_deadline < vacation.ends_at
