@@ -83,6 +83,10 @@ class Match(models.Model):
     # sweep selects on it through an index, so its cost follows the number due.
     next_due_at = models.DateTimeField(_("next due"), null=True, blank=True)
     needs_system = models.BooleanField(_("awaits the system"), default=False)
+    # The latest a seated player may still vote to refuse a substitute who took a seat here
+    # (SeatOffer.refusable_until; kept by SeatOffer.save): a match's parts look for such offers
+    # only before then, not with a query for every change of every match.
+    refusable_until = models.DateTimeField(_("substitutes refusable until"), null=True, blank=True, editable=False)
 
     # An imported match keeps its players' names from the site it was played on.
     player_names = models.JSONField(_("player names"), null=True, blank=True)
@@ -346,6 +350,15 @@ class SeatOffer(models.Model):
     refusals = models.JSONField(_("refusals"), default=list, blank=True)
     # Substitutes the table refused here: not offered this seat again.
     refused = models.JSONField(_("refused substitutes"), default=list, blank=True)
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        if self.refusable_until is not None:
+            # The match's mark never comes earlier than an offer's: a service that saves the
+            # match afterwards sets it on its own copy too (games/play/substitutes.py).
+            Match.objects.filter(pk=self.match_id).filter(
+                models.Q(refusable_until=None) | models.Q(refusable_until__lt=self.refusable_until)
+            ).update(refusable_until=self.refusable_until)
 
     class Meta:
         verbose_name = _("seat offer")

@@ -138,6 +138,7 @@ def offer_accept(*, offer_id, user, now=None) -> Change:
         # The other players may refuse within a turn's time (docs/substitutes.md).
         offer.refusable_until, offer.refusals = now + timedelta(seconds=match.turn_seconds), []
         offer.save()
+        match.refusable_until = max(match.refusable_until or offer.refusable_until, offer.refusable_until)
         core.note(changing, {"type": "substitute_took_over", "seat": seat.number, "offer": offer.pk,
                              "from": leaver.get_username(), "to": user.get_username(), "round": round_})
         _restart_turn(changing, seat, now)

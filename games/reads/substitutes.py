@@ -72,8 +72,12 @@ def offers_for(user):
 
 def refusable_offers(match: Match) -> list[SeatOffer]:
     """The seats of this match a substitute took that the table may still vote to refuse: one
-    query, read once for every viewer of a change."""
-    return list(SeatOffer.objects.filter(match=match, status=SeatOffer.TAKEN, refusable_until__gt=timezone.now())
+    query, read once for every viewer of a change, and none once the match's mark
+    (Match.refusable_until) is past."""
+    now = timezone.now()
+    if match.refusable_until is None or match.refusable_until <= now:
+        return []
+    return list(SeatOffer.objects.filter(match=match, status=SeatOffer.TAKEN, refusable_until__gt=now)
                 .select_related("substitute").order_by("pk"))
 
 

@@ -108,6 +108,9 @@ def test_a_majority_refusing_returns_the_seat_to_the_offer(table, django_capture
         play.offer_refuse(offer_id=offer.pk, user=lea)  # not seated here
     with pytest.raises(NotAllowed):
         play.offer_refuse(offer_id=offer.pk, user=kenji)  # the substitute has no vote on themself
+    match.refresh_from_db()  # the match as it is now: it says until when a substitute may be refused
+    offer.refresh_from_db()
+    assert match.refusable_until == offer.refusable_until
     assert refusable_offer(match, bo) == offer
     play.offer_refuse(offer_id=offer.pk, user=bo)  # one of two: not yet a majority
     with pytest.raises(BadRequest, match="already"):
@@ -133,6 +136,40 @@ def test_refusing_after_the_turn_is_too_late(table, django_capture_on_commit_cal
     with pytest.raises(BadRequest, match="passed"):
         play.offer_refuse(offer_id=offer.pk, user=bo, now=timezone.now() + timedelta(seconds=match.turn_seconds + 1))
     assert match.seats.get(number=0).user == kenji
+
+
+def test_a_match_says_until_when_its_table_may_refuse_a_substitute(table, django_capture_on_commit_callbacks):
+    """The parts of a change look for refusable substitutes only while the match's mark says one
+    may be refused (Match.refusable_until): no query for the changes of every other match, and
+    the offer still found while it may be refused; the migration marks the offers before it."""
+    import importlib
+
+    from django.apps import apps
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.reads.substitutes import refusable_offers
+
+    match, anna, bo, dag = table
+    match.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        assert refusable_offers(match) == []
+    assert len(queries) == 0
+    kenji = _volunteer("kenji", bo)
+    _absent(match, django_capture_on_commit_callbacks)
+    offer = SeatOffer.objects.get(match=match)
+    play.offer_accept(offer_id=offer.pk, user=kenji)
+    match.refresh_from_db()
+    offer.refresh_from_db()
+    assert match.refusable_until == offer.refusable_until and refusable_offers(match) == [offer]
+    Match.objects.filter(pk=match.pk).update(refusable_until=None)  # as before the field
+    importlib.import_module("games.migrations.0015_match_refusable_until").mark(apps, None)
+    match.refresh_from_db()
+    assert match.refusable_until == offer.refusable_until
+    SeatOffer.objects.filter(pk=offer.pk).update(refusable_until=timezone.now() - timedelta(seconds=1))
+    Match.objects.filter(pk=match.pk).update(refusable_until=timezone.now() - timedelta(seconds=1))
+    match.refresh_from_db()
+    assert refusable_offers(match) == []
 
 
 @pytest.mark.django_db(transaction=True)
