@@ -116,7 +116,9 @@ def profile(request):
     profile = Profile.objects.get_or_create(user=request.user)[0]
     form = ProfileForm(request.POST or None, instance=profile)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        # The form's fields alone: what the site keeps on the profile meanwhile (a vacation
+        # begun in another tab, the turns' records the worker counts) is not written back stale.
+        form.save(commit=False).save(update_fields=list(form.Meta.fields))
         messages.success(request, _("Profile saved."))
         return redirect("profile")
     return _profile_page(request, form)

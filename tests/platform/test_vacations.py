@@ -119,3 +119,29 @@ def test_a_turn_passed_to_a_player_on_vacation_starts_its_clock_when_they_are_ba
             play.action_apply(match_id=race_match.pk, user=user, action={"type": kind})
     match = Match.objects.get(pk=race_match.pk)
     assert match.turn_seats == [1] and match.turn_deadline < vacation.ends_at
+
+
+def test_saving_the_profile_form_keeps_a_vacation_begun_meanwhile(race_match, player, settings, monkeypatch):
+    """The profile page saves its own fields only: a vacation begun in another tab while the form
+    was being read (the profile loaded before it) is not written back as none."""
+    from django.utils import timezone
+
+    from accounts.forms import ProfileForm
+    from accounts.models import Profile, away_now
+
+    settings.VACATION_DAYS_PER_YEAR = 21
+    real = ProfileForm.is_valid
+
+    def meanwhile(form):
+        valid = real(form)
+        play.vacation_start(user=player, days=2)  # another tab, after this request read the profile
+        return valid
+
+    monkeypatch.setattr(ProfileForm, "is_valid", meanwhile)
+    response = client_for(player).post(reverse("profile"), {
+        "display_name": "Captain Anna", "time_zone": "Europe/Copenhagen", "language": "en",
+        "notify_email": "each", "reminder_hours": "24,4,1"})
+    assert response.status_code == 302
+    profile = Profile.objects.get(user=player)
+    assert profile.display_name == "Captain Anna"
+    assert away_now(profile, timezone.now()) is not None
