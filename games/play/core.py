@@ -36,15 +36,15 @@ def engine_of(game: str):
 
 def locked(match_id, *, seats: bool = False) -> Changing:
     """The match row locked for this transaction, and the change about to be made of it; with
-    `seats`, its seats read once as a move needs them (no players: selectors._seats_for_moves),
-    for a service whose every later read of them goes through match.seats.all() (a move reads
+    `seats`, its seats read once with their players (selectors.with_seats_and_players), for a
+    service whose every later read of them goes through match.seats.all() (a move reads
     them to find the mover, the turn's owner, the bots, the orders due and the projection's
     owners)."""
     match = Match.objects.select_for_update().filter(pk=selectors.match_id_of(match_id)).first()
     if match is None:
         raise NotFound(_("No such match."))
     if seats:
-        selectors.with_seats_for_moves(match)
+        selectors.with_seats_and_players(match)
     return Changing(match)
 
 

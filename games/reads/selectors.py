@@ -16,15 +16,10 @@ LOG_LINES = 30
 
 def _seats_with_players():
     """A match's seats with their users and profiles in one query (not three: the match page,
-    the API and every socket render read them); a profile says whether its player is away
-    (Profile.away_until), so the live part needs no query of its own for it."""
-    return Seat.objects.select_related("user__profile")
-
-
-def _seats_for_moves():
-    """A match's seats as a move reads them under the lock: who sits where (a bot, absent,
-    timeouts, standing orders on), with their players and profiles (the parts of a watched move
-    draw their names: read here in the same query, not again after the commit)."""
+    the API, every socket render and a move under the lock read them). What the seat cards and
+    a move need to know besides is kept on those rows: a seat's standing orders on
+    (Seat.has_orders), a player away (Profile.away_until) and their records, so neither needs a
+    query or subquery of its own."""
     return Seat.objects.select_related("user__profile")
 
 
@@ -168,17 +163,10 @@ def match_live(*, match_id) -> Match:
     return match
 
 
-def with_seats_for_moves(match: Match) -> Match:
-    """The match's seats read once as a move needs them (see _seats_for_moves), as
-    `match.seats.all()`, each with its player."""
-    prefetch_related_objects([match], Prefetch("seats", queryset=_seats_for_moves()))
-    match.seats_with_players = True
-    return match
-
-
 def with_seats_and_players(match: Match) -> Match:
     """The match's seats read once with their players (see _seats_with_players), as
-    `match.seats.all()`; nothing is read if this read them already, or a move did."""
+    `match.seats.all()`; nothing is read if this read them already. A move reads them so under
+    the lock (core.locked), and the parts of a watched change draw from that read."""
     if not getattr(match, "seats_with_players", False):
         prefetch_related_objects([match], Prefetch("seats", queryset=_seats_with_players()))
         match.seats_with_players = True
