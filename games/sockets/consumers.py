@@ -86,30 +86,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # A program may sign its socket with its API token ("Authorization: Token <key>", as the
         # API's requests): then the token is who asks; revoking it closes the socket.
         self.token = _token_in(self.scope)
-        if self.token is not None:
-            self.user = await _in_pool(ApiToken.holder)(self.token) if self.token else None
-            if self.user is None:
-                await self.close(code=CLOSE_SIGNED_OUT)
-                return
-        self.signed_in = self.user is not None and self.user.is_authenticated
-        session = self.scope.get("session")
-        self.session_key = (session.session_key if self.signed_in and session is not None and self.token is None
-                            else None)
         self.invite = self._query("invite")
         # "?feed=state": the match as data (selectors.match_state_for) instead of the page's HTML,
         # for bots and other programs: their seat's view and legal actions with every change.
         self.state_feed = self._query("feed") == "state"
         self.lock = asyncio.Lock()
-        self.viewer = await _in_pool(self._viewer)()
-        if not await _in_pool(self._may_watch)():
-            await self.close(code=CLOSE_NOT_ALLOWED)  # refused at the handshake: HTTP 403
-            return
-        if not await _in_pool(self._count_in)():
+        # Everything the handshake asks of the database and of Redis, in one trip to the thread
+        # pool: under load each trip queues behind the others', and Daphne drops a handshake
+        # its application has not answered in time (four trips met exactly that).
+        refused = await _in_pool(self._admit)()
+        if refused == CLOSE_TOO_MANY:
             # Accepted, then closed with a code of its own: a client tells "too many sockets"
             # from "not allowed", which is refused at the handshake (HTTP 403).
             await self.accept()
             self.closing = True
             await self.close(code=CLOSE_TOO_MANY)
+            return
+        if refused is not None:
+            await self.close(code=refused)  # refused at the handshake: HTTP 403 (or signed out)
             return
         # Accepted before anything that may queue (the channel layer's subscriptions, a render
         # on a busy server): Daphne drops a handshake its application has not accepted in time,
@@ -137,12 +131,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.sent = opened
         await self.send(text_data=opened)
 
-    def _may_watch(self) -> bool:
+    def _admit(self) -> int | None:
+        """Who asks (the token's holder), whether they may watch, and a place within the
+        sockets' bounds: None if admitted, else the code the socket is closed with."""
+        if self.token is not None:
+            self.user = ApiToken.holder(self.token) if self.token else None
+            if self.user is None:
+                return CLOSE_SIGNED_OUT
+        self.signed_in = self.user is not None and self.user.is_authenticated
+        session = self.scope.get("session")
+        self.session_key = (session.session_key if self.signed_in and session is not None and self.token is None
+                            else None)
+        self.viewer = self._viewer()
         try:
             match = selectors.match_get(match_id=self.match_id)
         except ServiceError:
-            return False
-        return selectors.can_watch(match, self.user, self.invite)
+            return CLOSE_NOT_ALLOWED
+        if not selectors.can_watch(match, self.user, self.invite):
+            return CLOSE_NOT_ALLOWED
+        return None if self._count_in() else CLOSE_TOO_MANY
 
     def _viewer(self) -> Viewer:
         """Who this socket shows the match to, fixed for its life (the profile is read once)."""

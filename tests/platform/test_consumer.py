@@ -163,3 +163,34 @@ async def test_a_socket_that_missed_a_change_of_the_same_version_catches_up_by_i
     monkeypatch.setattr(layer, "send", real_send)
     assert "status-running" in await socket.receive_from(timeout=5)
     await socket.disconnect()
+
+
+async def test_a_handshake_is_answered_after_one_trip_to_the_thread_pool(monkeypatch):
+    """Under load every trip to the thread pool queues behind the others', and Daphne drops a
+    handshake its application has not answered in time: who asks, whether they may watch and
+    their place within the sockets' bounds are settled in one trip before the answer."""
+    from games.sockets import consumers
+
+    match, anna, bo, carl = await sync_to_async(_setup)(private=True)
+    trips, at_answer = [], []
+    in_pool = consumers._in_pool
+    monkeypatch.setattr(consumers, "_in_pool", lambda fn: trips.append(fn) or in_pool(fn))
+    accept, close = consumers.MatchConsumer.accept, consumers.MatchConsumer.close
+
+    async def accepted(self, *args, **kwargs):
+        at_answer.append(len(trips))
+        return await accept(self, *args, **kwargs)
+
+    async def closed(self, *args, **kwargs):
+        at_answer.append(len(trips))
+        return await close(self, *args, **kwargs)
+
+    monkeypatch.setattr(consumers.MatchConsumer, "accept", accepted)
+    monkeypatch.setattr(consumers.MatchConsumer, "close", closed)
+    communicator, connected, _ = await _connect(match.pk, anna)
+    assert connected and at_answer == [1]
+    assert 'data-version="0"' in await communicator.receive_from(timeout=5)
+    await communicator.disconnect()
+    trips.clear(), at_answer.clear()
+    _, connected, code = await _connect(match.pk, carl)
+    assert not connected and code == 4403 and at_answer == [1]
