@@ -13,6 +13,7 @@ spectators)."""
 from __future__ import annotations
 
 import importlib
+import os
 import random
 import statistics
 import time
@@ -20,7 +21,7 @@ import time
 from bench.common import Figure, make_users, start_match
 
 GAMES = [("catan_ships", 4, {}), ("fuldrigger", 4, {"rounds": 0, "start_cash": 1000}), ("pirater", 2, {})]
-MOVES = 120
+MOVES = int(os.environ.get("CHANGE_MOVES", 120))  # more for a profile
 WRITE_TARGET, RENDER_TARGET = 3.0, 6.0
 
 
@@ -85,6 +86,8 @@ def measure() -> list[Figure]:
     figures, all_counts = [], []
     try:
         for game, seats, options in GAMES:
+            if os.environ.get("CHANGE_GAMES") and game not in os.environ["CHANGE_GAMES"].split(","):
+                continue
             writes, parts, counts = _play(game, seats, options, random.Random(32))
             write_ms = round(statistics.median(writes) * 1000, 2)
             render_ms = round(statistics.median(parts) * 1000, 2)

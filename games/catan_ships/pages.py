@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _, pgettext, pgettext_lazy
 
 from games.engines.catan_ships.building import COST
 from games.engines.catan_ships.board import RESOURCES, TERRAIN_RESOURCE, drawn_geometry, pips
-from games.reads.panels import seat_colour, seat_name
+from games.reads.panels import seat_colour, seat_name, worded_later
 
 RESOURCE_WORDS = {
     "brick": pgettext_lazy("catan resource", "Brick"), "lumber": pgettext_lazy("catan resource", "Lumber"),
@@ -566,10 +566,13 @@ def live(*, view: dict | None, seat, legal: list, my_turn: bool, names, colours,
                        "to": ", ".join(seat_name(names, t) for t in o["to"]) if o.get("to") else pgettext("catan", "everyone"),
                        "give": goods_words(o.get("give")), "get": goods_words(o.get("get")),
                        "answers": [{"name": seat_name(names, int(k)), "accept": v == "accept"} for k, v in answers.items()]})
-    logbook = [{"round": e.get("round"), "name": seat_name(names, e.get("seat")), "colour": seat_colour(colours, e.get("seat")),
-                "number": e.get("number"), "what": LOG_WORDS.get(e.get("what"), e.get("what")),
-                "cargo": goods_words(e.get("cargo")) if e.get("cargo") else ""}
-               for e in reversed(view.get("logbook") or [])][:12]
+    # What every viewer is shown alike (the logbook, the legend, the costs, the bank) is worded
+    # only where it is drawn: once per change, in {% once %} blocks (games_tags.once).
+    logbook = worded_later(lambda: [
+        {"round": e.get("round"), "name": seat_name(names, e.get("seat")), "colour": seat_colour(colours, e.get("seat")),
+         "number": e.get("number"), "what": LOG_WORDS.get(e.get("what"), e.get("what")),
+         "cargo": goods_words(e.get("cargo")) if e.get("cargo") else ""}
+        for e in reversed(view.get("logbook") or [])][:12])
     winner = view.get("winner")
     hand = [{"resource": r, "words": resource_word(r), "count": (me["hand"] or {}).get(r, 0)} for r in RESOURCES] if me else []
     cards = [{"kind": c["kind"], "words": CARD_WORDS.get(c["kind"], c["kind"]), "new": c.get("new")}
@@ -586,15 +589,16 @@ def live(*, view: dict | None, seat, legal: list, my_turn: bool, names, colours,
             hint = str(words) % {"number": sum(view["dice"]) if view.get("dice") else ""} if "%(" in str(words) else str(words)
         else:
             hint = pgettext("catan", "Choose a lit place on the board.")
-    costs = [{"words": w, "resources": [{"resource": x, "words": resource_word(x)}
-                                         for x in RESOURCES for _ in range(COST[key].get(x, 0))]}
-             for key, w in PIECES if key != "ship" or view.get("ships_variant")]
+    costs = worded_later(lambda: [{"words": w, "resources": [{"resource": x, "words": resource_word(x)}
+                                                              for x in RESOURCES for _ in range(COST[key].get(x, 0))]}
+                                      for key, w in PIECES if key != "ship" or view.get("ships_variant")])
     drawn = board_drawing(view, colours, names, board) if draw_shared else pieces(board, view, colours, names)
     ships = drawn["ships"]
     return {
         "viewbox": board.viewbox, "ratio": _r(board.w / board.h), "units": _r(board.w),
-        "terrains": [{"terrain": t, "words": TERRAIN_WORDS[t], "resource": resource_word(TERRAIN_RESOURCE[t]) if TERRAIN_RESOURCE[t] else ""}
-                     for t in TERRAIN_WORDS if any(h["terrain"] == t for h in board.hexes)],
+        "terrains": worded_later(lambda: [
+            {"terrain": t, "words": TERRAIN_WORDS[t], "resource": resource_word(TERRAIN_RESOURCE[t]) if TERRAIN_RESOURCE[t] else ""}
+            for t in TERRAIN_WORDS if any(h["terrain"] == t for h in board.hexes)]),
         **drawn,
         # Outside his turn a player may still have a move (unloading a docked ship at once):
         # what the legal actions offer is shown whenever there are any.
@@ -610,8 +614,8 @@ def live(*, view: dict | None, seat, legal: list, my_turn: bool, names, colours,
         "fleet": [{"words": s["words"], "colour": s["colour"]} for s in ships],
         "players": players, "me": me, "hand": hand, "cards": cards, "offers": offers,
         "logbook": logbook, "goal": view.get("goal"), "ships_variant": view.get("ships_variant"),
-        "discarding": discarding, "hint": hint, "costs": costs if me else [], "bank": [{"words": resource_word(r), "resource": r, "count": (view.get("bank") or {}).get(r, 0)}
-                                           for r in RESOURCES],
+        "discarding": discarding, "hint": hint, "costs": costs if me else [], "bank": worded_later(lambda: [
+            {"words": resource_word(r), "resource": r, "count": (view.get("bank") or {}).get(r, 0)} for r in RESOURCES]),
         "development_left": view.get("development_left"),
         "winner": {"name": seat_name(names, winner), "colour": seat_colour(colours, winner)} if winner is not None else None,
     }

@@ -23,6 +23,7 @@ from games.engines.fuldrigger.state import (
 )
 from games.fuldrigger import world_map
 from games.models import finish_reason_display
+from games.reads.panels import worded_later
 
 CHART_W, CHART_H = 300, 110
 
@@ -297,6 +298,10 @@ def _ship_title(ship: dict, seats: Seats) -> str:
     return ", ".join(bits)
 
 
+def _fort_title(port: str, owner: str) -> str:
+    return _("Fortress in %(port)s (%(owner)s)") % {"port": place(port), "owner": owner}
+
+
 def _n(value: float) -> str:
     """A coordinate for a piece: whole units are precise enough, and every byte is sent often."""
     return str(round(value))
@@ -321,7 +326,9 @@ def pieces(view: dict, seats: Seats, movable: set, selected: dict | None, seat=N
                 "id": ship["id"], "x": _n(x + o * 5.5), "y": _n(y - 1.5), "o": f"{o:g}",
                 "colour": seats.colour(ship["owner"]), "mine": mine,
                 "symbol": "privateer" if ship["privateer"] else "laden" if ship["cargo"] else "merchant",
-                "title": _ship_title(ship, seats), "movable": may_sail, "selected": ship["id"] == chosen,
+                # Worded only where it is drawn: once per change for all viewers alike.
+                "title": worded_later(_ship_title, ship, seats), "movable": may_sail,
+                "selected": ship["id"] == chosen,
                 # What a viewer's drawing of this ship depends on (the rest is the same for all):
                 # partials/pieces.html draws each once per change ({% once %}).
                 "drawn": (ship["id"], mine, may_sail, ship["id"] == chosen),
@@ -334,8 +341,7 @@ def pieces(view: dict, seats: Seats, movable: set, selected: dict | None, seat=N
         if port in WORLD.nodes:
             x, y = world_map.position(port)
             forts.append({"x": _n(x + 1.5), "y": _n(y + 3.5), "colour": seats.colour(owner),
-                          "title": _("Fortress in %(port)s (%(owner)s)") % {"port": place(port),
-                                                                             "owner": seats.name(owner)}})
+                          "title": worded_later(_fort_title, port, seats.name(owner))})
     return {"ships": ships, "fortresses": forts}
 
 

@@ -42,6 +42,19 @@ def seat_name(names, seat) -> str:
         return gettext("Nobody")
 
 
+def worded_later(words, *args):
+    """`words(*args)`, found only if a template draws it, in the language active now: a
+    presenter's part every viewer sees alike is drawn once per change ({% once %},
+    games_tags.once), so the other viewers' presenters need not word it at all."""
+    language = translation.get_language()
+
+    def find():
+        with translation.override(language):
+            return words(*args)
+
+    return SimpleLazyObject(find)
+
+
 def shared_parts(match: Match) -> dict:
     """What every viewer of this version sees alike, made once in the language and zone active
     now: the log's words ("described", filled in as the viewers' logs find them) and, for a game

@@ -121,6 +121,26 @@ def test_a_laden_ships_title_names_its_cargo_as_the_language_writes_it(lang):
     assert (name if lang == "de" else name.lower()) in title
 
 
+def test_a_ships_title_is_worded_only_where_drawn_and_in_the_presenters_language(monkeypatch):
+    """Every viewer of a change sees a ship's title alike, drawn once ({% once %}): the other
+    viewers' presenters do not word it. Worded later, it keeps the language it was asked in."""
+    worded = []
+    title_of = pages._ship_title
+    monkeypatch.setattr(pages, "_ship_title", lambda ship, seats: worded.append(ship["id"]) or title_of(ship, seats))
+    state = dealt(2, "languages", {"rounds": 0})
+    state["phase"] = "play"
+    state["turn"] = fresh_turn(0)
+    ship = next(s for s in state["ships"].values() if s["owner"] == 0)
+    ship["cargo"] = {"good": "iron", "paid": 30, "carried": 0}
+    with translation.override("de"):
+        live = pages.live(view=ENGINE.view(state, 1), seat=1, legal=[], my_turn=False,
+                          names=["Anna", "Bo"], colours=["red", "blue"])
+    assert worded == []
+    title = next(s["title"] for s in live["pieces"]["ships"] if s["id"] == ship["id"])
+    assert book.good_name("iron", "de") in str(title) and worded == [ship["id"]]
+    assert str(title) == str(title) and worded == [ship["id"]]
+
+
 def test_a_german_spectator_reads_the_chance_card_on_a_public_match(match):
     """Nobody signed in, Accept-Language: de — the same German card as a German player."""
     title, text = book.card_words(match.state["last_card"], "de")
