@@ -48,6 +48,7 @@ QUIET = 3.0  # after the clients stop, sockets are closed once no message came f
 QUIET_MAX = 15.0
 POSTS_MAX = 90.0  # the longest the stop waits for moves still in flight
 ANSWER_MAX = 120.0  # s a move sent on a socket may wait for its answer (the closed loop queues them)
+THROTTLED_RETRIES = 5  # times a move refused as too many at once is sent again, after the wait it was told
 RAMP_MAX = 60.0  # the clock starts then even if some tables' sockets are not open yet
 TURN_SECONDS = 14 * 24 * 3600
 # A waiting bot asks again when its socket shows a newer version; if nothing came for this long
@@ -107,6 +108,7 @@ class Run:
         self.posts: list[float] = []  # ms of each successful POST in the window
         self.lag: list[float] = []
         self.stale = 0
+        self.throttled = 0  # moves refused as too many at once (429), waited for and sent again
         self.requests = Counter()  # by kind, over the whole run  # 409s: the other player moved first (Fuldrigger's offers let both act)
         self.retries: list[str] = []
         self.handshakes = asyncio.Semaphore(HANDSHAKES)
@@ -264,6 +266,15 @@ async def socket_move(run: Run, player: Player, match_id: int, game: str, data: 
     async def send(body):
         await sock.ws.send(json.dumps(body))
         answer = await asyncio.wait_for(sock.answers.get(), ANSWER_MAX)
+        for _ in range(THROTTLED_RETRIES):
+            # Too many moves at once (SOCKET_MOVES_PER_SECOND): a well-behaved bot waits as long
+            # as the server says and sends the move again.
+            if answer.get("status") != 429 or "retry_after" not in answer:
+                break
+            run.throttled += 1
+            await asyncio.sleep(float(answer["retry_after"]))
+            await sock.ws.send(json.dumps(body))
+            answer = await asyncio.wait_for(sock.answers.get(), ANSWER_MAX)
         if answer.get("type") != "move.applied":
             return answer.get("status"), None, str(answer.get("error"))
         return 201, {"version": answer["version"], "my_turn": answer["your_turn"], "actions": answer["legal"]}, ""
@@ -578,7 +589,8 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
     context = (f"{matches} tables ({', '.join(GAMES)} alternately, 2 players each), {seconds:.0f} s; "
                f"the sockets of {run.ready_at_start} tables opened in {run.ramp_seconds:.0f} s ({len(run.retries)} "
                f"handshakes retried) before the clock started; sockets drained for {run.drain_seconds:.0f} s after the stop; {len(all_matches)} matches played, {finished} finished; {commits} actions committed, "
-               f"{run.stale} refused as stale (409, the other player moved first); requests over the run: "
+               f"{run.stale} refused as stale (409, the other player moved first), "
+               f"{run.throttled} as too many at once on the socket (429: sent again after the wait told); requests over the run: "
                + ", ".join(f"{count} {kind}" for kind, count in run.requests.most_common()) + "; "
                f"the web processes ({servers.layout}) used {daphne_cpu:.0%} of a core, the clients "
                f"{client_cpu:.0%}, the worker {run.worker_cpu:.0%}: per action answered in the window, "

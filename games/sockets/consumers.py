@@ -11,6 +11,7 @@ it sends gets at most the last part again. A socket that sends too much or too f
 import asyncio
 import json
 import logging
+import math
 import time
 
 from channels.db import database_sync_to_async
@@ -70,6 +71,10 @@ class Allowance:
             return False
         self.left -= 1
         return True
+
+    def wait(self) -> float:
+        """Seconds until `take` would give again (after a refusal)."""
+        return max(0.0, (1 - self.left) / self.per_second) if self.per_second > 0 else float("inf")
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -237,8 +242,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         elif move is not None:
             # Past the moves' allowance: told, not applied; these count as messages, so a
             # client that keeps on is closed as any flood is.
+            # With how long to wait (as HTTP's Retry-After): a bot that waits so long is not
+            # refused again, nor taken for a flood.
             await self.send(text_data=json.dumps({"type": "move.refused", "status": 429,
-                                                  "error": _("Too many moves at once: wait a moment.")}))
+                                                  "error": _("Too many moves at once: wait a moment."),
+                                                  "retry_after": math.ceil(self._moves.wait() * 10) / 10}))
         elif self.sent is not None:
             await self.send(text_data=self.sent)
 

@@ -105,7 +105,8 @@ api = TradewindsAPI(
                 "updates: open the WebSocket /ws/matches/<id>/?feed=state with the same Authorization "
                 "header; each change comes as a JSON object of type match.state (this API's match, the "
                 "view of your seat and your legal actions now), and a move may be sent on it as "
-                "{\"action\": …, \"version\": N}, answered there (move.applied or move.refused).",
+                "{\"action\": …, \"version\": N}, answered there (move.applied or move.refused; a refusal for too many moves at once says "
+                "in retry_after how many seconds to wait).",
 )
 
 

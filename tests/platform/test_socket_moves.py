@@ -90,6 +90,7 @@ async def test_moves_have_an_allowance_of_their_own_then_are_refused_then_close_
         await socket.send_to(text_data=json.dumps({"action": {"type": "roll"}, "version": 0}))
         answer = await _answer(socket)
         assert answer["status"] == 429 and "Too many moves" in answer["error"]
+        assert 90 <= answer["retry_after"] <= 100  # a move's worth of 0.01 a second
     assert (await sync_to_async(Match.objects.get)(pk=match.pk)).version == 0
     await socket.send_to(text_data=json.dumps({"action": {"type": "roll"}, "version": 0}))
     sent, code = await _until_closed(socket)
