@@ -489,6 +489,19 @@ def _cpu_seconds(pids: list[int]) -> float:
 CPU_TARGET = 10  # ms of CPU per move, every process counted (issue 26: at most twice boardgame.io's)
 
 
+def replayed(match_id) -> dict:
+    """replay_match on the match and its log as one moment shows them: the row locked while
+    the log is read, for the worker may still be playing a system move or a timeout (a match
+    read before such a commit and its log after it do not agree, though nothing is wrong)."""
+    from django.db import transaction
+
+    from games.models import Match
+    from games.reads.replay import replay_match
+
+    with transaction.atomic():
+        return replay_match(Match.objects.select_for_update().get(pk=match_id))
+
+
 def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | None = None,
             moves: str = "http") -> list[Figure]:
     """The load figures on these servers; with `label`, only the rate, named
@@ -499,7 +512,6 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
     HTML, as a bot wants them), named ….state."""
     from accounts.models import ApiToken
     from games.models import ActionLog, Match
-    from games.reads.replay import replay_match
 
     phases = {}
     t0 = time.perf_counter()
@@ -572,8 +584,8 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
                     live_ms.append((min(arrivals) - at) * 1e3)
     socket_errors = [e for s in run.sockets for e in s.errors]
     drops = sum(s.drops for s in run.sockets)
-    replays = [(m.pk, replay_match(m)) for m in Match.objects.filter(pk__in=all_matches)
-               .exclude(state=None)]
+    replays = [(pk, replayed(pk)) for pk in Match.objects.filter(pk__in=all_matches).exclude(state=None)
+               .values_list("pk", flat=True)]
     bad_replays = [(pk, r) for pk, r in replays if not r["ok"]]
     finished = Match.objects.filter(pk__in=all_matches, status=Match.FINISHED).count()
     errors = len(run.errors) + len(socket_errors) + len(bad_replays)

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from bench.common import Figure, make_users, median, percentile, start_match
 from bench.load import (POSTS_MAX, QUIET, QUIET_MAX, Player, Run, Table, _Browser, _socket, log_in_players,
-                        post_move)
+                        post_move, replayed)
 
 GAMES = ("fuldrigger", "pirater", "catan_ships")
 SEATS = {"fuldrigger": 2, "pirater": 2, "catan_ships": 3}
@@ -118,8 +118,7 @@ async def _main(run: Run, tables: list[Table], users: list, think: float) -> Non
 
 def _one_rate(servers, rate: float, seconds: float, matches: int) -> list[Figure]:
     from accounts.models import ApiToken
-    from games.models import ActionLog, Match
-    from games.reads.replay import replay_match
+    from games.models import ActionLog
 
     users = make_users(f"open{int(rate)}-", USERS)
     tokens = {u.pk: ApiToken.issue(u)[1] for u in users}
@@ -159,7 +158,7 @@ def _one_rate(servers, rate: float, seconds: float, matches: int) -> list[Figure
                     if arrivals and run.started <= at <= run.ended + 1:
                         live_ms.append((min(arrivals) - at) * 1e3)
     socket_errors = [e for s in run.sockets for e in s.errors]
-    bad = [pk for pk in ids if not replay_match(Match.objects.get(pk=pk))["ok"]]
+    bad = [pk for pk in ids if not replayed(pk)["ok"]]
     errors = len(run.errors) + len(socket_errors)
     p50, p99 = median(run.posts), percentile(run.posts, 99)
     live50, live99 = median(live_ms), percentile(live_ms, 99)
