@@ -307,6 +307,15 @@ def user_matches_api(user):
     return Match.objects.filter(Q(seats__user=user)).distinct().order_by("-created_at")
 
 
+def seat_with_match(*, match_id, user):
+    """`user`'s seat in the match with the match row, in one read (a bot asks for its legal
+    actions every time its turn comes: neither the other seats nor the players are needed), or
+    None if they have none (then match_for_player says why: no such match, private, no seat)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.select_related("match").filter(match_id=match_id_of(match_id), user=user).first()
+
+
 def match_for_player(*, match_id, user) -> Match:
     """A match as its player's moves need it: the row and its bare seats, without the users,
     profiles and vacations a page shows (the API's most frequent read, "my legal actions",

@@ -432,7 +432,10 @@ def _legal(match, user) -> dict:
 
 @api.get("/matches/{int:match_id}/actions", response=answers(200, ActionsOut), summary="My legal actions now")
 def legal_actions(request, match_id: MatchId):
-    return _legal(selectors.match_for_player(match_id=match_id, user=request.auth), request.auth)
+    seat = selectors.seat_with_match(match_id=match_id, user=request.auth)
+    if seat is None:  # no seat: the answer says why (no such match, private, no seat)
+        return _legal(selectors.match_for_player(match_id=match_id, user=request.auth), request.auth)
+    return selectors.actions_now(seat.match, seat)
 
 
 @api.post("/matches/{int:match_id}/actions", response=answers(201, ActionsOut),

@@ -114,3 +114,25 @@ def test_issue_token_command_prints_a_working_key(client, player, capsys):
     key = capsys.readouterr().out.strip()
     assert api(client, "get", "/matches", key)[0] == 200
     assert ApiToken.objects.get().digest != key  # only the hash is kept
+
+
+def test_a_players_legal_actions_are_one_read_and_others_are_told_why_not(client, keys, race_match, outsider):
+    """A bot asks for its actions whenever its turn comes: its seat is read with the match, in one
+    query (the token's holder is kept in the cache). Anyone without a seat is told why not."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    path = f"/matches/{race_match.pk}/actions"
+    api(client, "get", path, keys["anna"])  # the token's holder, read once into the cache
+    with CaptureQueriesContext(connection) as reads:
+        status, actions = api(client, "get", path, keys["anna"])
+    assert status == 200 and actions == {"version": 0, "my_turn": True, "actions": [{"type": "roll"}]}
+    assert len(reads.captured_queries) == 1, reads.captured_queries
+    assert api(client, "get", path, keys["bo"])[1] == {"version": 0, "my_turn": False, "actions": []}
+    race_match.is_public = False
+    race_match.save(update_fields=["is_public"])
+    assert api(client, "get", path, keys["carl"]) == (403, {"error": "This match is private."})
+    race_match.is_public = True
+    race_match.save(update_fields=["is_public"])
+    assert api(client, "get", path, keys["carl"]) == (403, {"error": "You have no seat in this match."})
+    assert api(client, "get", "/matches/987654/actions", keys["anna"]) == (404, {"error": "No such match."})
