@@ -2,12 +2,13 @@
 timeout) costs no request (issue 29, item 10). With DB_CONN_MAX_AGE the web processes keep their
 connections; each thread's next request on an ended one failed with 503, and its sockets were
 dropped. Now a kept connection is checked before it is used again (DB_CONN_HEALTH_CHECKS)."""
+import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-from asgiref.sync import async_to_sync
-from django.db import connection
+from asgiref.sync import async_to_sync, sync_to_async
+from django.db import connection, connections
 
 from games import play
 from tests.conftest import make_user
@@ -29,6 +30,10 @@ async def _sockets(port, match_id, count) -> int:
 
 
 def _end_other_connections() -> int:
+    # The async tests' sync code runs in asgiref's one thread, whose connection outlives each
+    # test: closed first, so that what this ends is the servers' connections, not the next
+    # async test's.
+    asyncio.run(sync_to_async(connections.close_all)())
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                        "WHERE datname = current_database() AND pid <> pg_backend_pid()")
