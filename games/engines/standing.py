@@ -2,7 +2,8 @@
 
 A line is a dict: {"kind": ..., <its fields>}. A game's module declares KINDS (kind -> its
 fields, each field "int", "text", "choice", "order" or "edge": a place on the board, a whole
-number the page lets the player pick on the board), `choices(field, view)` for a choice field,
+number the page lets the player pick on the board), `values(field, view)` for a choice field
+and `choices(field, view, lang)`, the same values with their words in `lang`,
 `problems(lines, view)` -> [(line index, problem, details)] and
 `choose(lines, view, legal) -> (line index, action) | None`, which only ever picks one of the
 legal actions it is given: an order can never play what a player could not."""
@@ -18,7 +19,7 @@ def whole_number(value) -> int | None:
     return None
 
 
-def field_problems(kinds: dict, lines: list, choices, view) -> list[tuple]:
+def field_problems(kinds: dict, lines: list, values, view) -> list[tuple]:
     """The problems every game checks alike: an unknown kind, a missing field, a number that is
     not one, a choice that is not offered."""
     out = []
@@ -37,11 +38,11 @@ def field_problems(kinds: dict, lines: list, choices, view) -> list[tuple]:
                 if number is None or not 0 <= number <= 100000:
                     out.append((i, "not_a_number", {"field": name, "value": str(value)[:40]}))
             elif kind == "choice":
-                offered = {str(v) for v, _label in choices(name, view)}
+                offered = {str(v) for v in values(name, view)}
                 if str(value) not in offered:
                     out.append((i, "no_such", {"field": name, "value": str(value)[:40]}))
             elif kind == "order":
-                offered = {str(v) for v, _label in choices(name, view)}
+                offered = {str(v) for v in values(name, view)}
                 if not isinstance(value, list) or not value or any(str(v) not in offered for v in value):
                     out.append((i, "no_such", {"field": name, "value": str(value)[:40]}))
     return out

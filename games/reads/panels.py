@@ -217,7 +217,7 @@ def orders_digest(match: Match, number, view) -> str:
         offered.append(kind)
         for field, sort in fields.items():
             values = (standing.place_values(match.game, sort, view) if sort == "edge"
-                      else [value for value, _words in module.choices(field, view, "en")])
+                      else module.values(field, view))
             offered.append(f"{field}={','.join(map(str, values))}")
     return hashlib.blake2b("|".join(offered).encode(), digest_size=8).hexdigest()
 

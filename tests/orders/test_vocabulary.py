@@ -258,3 +258,21 @@ def test_a_seat_left_to_its_orders_plays_on_with_the_bots(game, players):
             continue
         state, _ = engine.apply(state, seat, (getattr(bots, "best_action", None) or bots.random_action)(state, seat, rnd))
     assert by_order >= 5 and len(rounds) >= 3
+
+
+@pytest.mark.parametrize("game,players", [("fuldrigger", 3), ("pirater", 2), ("catan_ships", 3)])
+def test_a_choice_fields_values_are_its_choices_without_their_words(game, players):
+    """The Orders panel's digest and the problems of a line read the values alone; the panel
+    shows them with their words: the two never differ, in any language."""
+    module = vocab(game)
+    fields = {field for kind in module.KINDS.values() for field, sort in kind.items() if sort in ("choice", "order")}
+    assert fields
+    engine = get_engine(game)
+    # Once every field has something to offer (Fuldrigger's ships: after the homes are chosen).
+    engine, state, seat, _legal = drive(game, players, lambda state, seat, legal: all(
+        module.values(field, engine.view(state, seat)) for field in fields))
+    view = engine.view(state, seat)
+    for field in fields:
+        for lang in ("en", "da", "de", "sv"):
+            assert [value for value, _words in module.choices(field, view, lang)] == list(module.values(field, view))
+    assert module.values("no such field", view) == []

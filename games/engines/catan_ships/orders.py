@@ -21,6 +21,11 @@ KINDS = {
 }
 
 
+def values(field: str, view) -> list:
+    """The values a field may take (choices without their words)."""
+    return list(RESOURCES) if field in ("order", "give", "get") else []
+
+
 def choices(field: str, view, lang: str = "en") -> list[tuple]:
     """(value, words in `lang`) a field may take."""
     if field in ("order", "give", "get"):
@@ -29,7 +34,7 @@ def choices(field: str, view, lang: str = "en") -> list[tuple]:
 
 
 def problems(lines, view) -> list[tuple]:
-    found = field_problems(KINDS, lines, choices, view)
+    found = field_problems(KINDS, lines, values, view)
     # A road goes on land or on the coast, never out at sea.
     roads = {e["id"] for e in view["board"]["edges"] if e.get("kind") != "sea"} if view else set()
     for i, line in enumerate(lines if isinstance(lines, list) else []):

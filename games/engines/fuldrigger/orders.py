@@ -22,6 +22,13 @@ GOODS = sorted({good for port in WORLD.prices.values() for good in port})
 PORTS = sorted(node for node in WORLD.nodes if WORLD.is_port(node))
 
 
+def values(field: str, view) -> list:
+    """The values a field may take, given what the seat sees (choices without their words)."""
+    if field == "ship":
+        return [ship["id"] for ship in _own_ships(view)] if view else []
+    return {"port": PORTS, "good": GOODS}.get(field, [])
+
+
 def choices(field: str, view, lang: str = "en") -> list[tuple]:
     """(value, words in `lang`) a field may take, given what the seat sees."""
     if field == "ship":
@@ -46,7 +53,7 @@ def _own_ships(view) -> list:
 
 
 def problems(lines, view) -> list[tuple]:
-    return field_problems(KINDS, lines, choices, view)
+    return field_problems(KINDS, lines, values, view)
 
 
 def _safe(view, path) -> bool:

@@ -16,6 +16,13 @@ KINDS = {
 }
 
 
+def values(field: str, view) -> list:
+    """The values a field may take (choices without their words)."""
+    if field == "port":
+        return [FIRST_FREE] + [str(p["id"]) for p in (view["ports"] if view else [])]
+    return []
+
+
 def choices(field: str, view, lang: str = "en") -> list[tuple]:
     """(value, words in `lang`) a field may take: for the home port, the first free one or
     any of the board's ports."""
@@ -37,7 +44,7 @@ def port_words(name: str, lang: str) -> str:
 
 
 def problems(lines, view) -> list[tuple]:
-    return field_problems(KINDS, lines, choices, view)
+    return field_problems(KINDS, lines, values, view)
 
 
 def _node(board, cell) -> int | None:
