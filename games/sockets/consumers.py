@@ -72,9 +72,12 @@ class Allowance:
         self.left -= 1
         return True
 
-    def wait(self) -> float:
-        """Seconds until `take` would give again (after a refusal)."""
-        return max(0.0, (1 - self.left) / self.per_second) if self.per_second > 0 else float("inf")
+    def wait(self) -> float | None:
+        """Seconds until `take` would give again (after a refusal); None if it never will (no
+        rate set: the burst was all)."""
+        if self.per_second <= 0:
+            return None
+        return math.ceil(max(0.0, (1 - self.left) / self.per_second) * 10) / 10
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -244,9 +247,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # client that keeps on is closed as any flood is.
             # With how long to wait (as HTTP's Retry-After): a bot that waits so long is not
             # refused again, nor taken for a flood.
-            await self.send(text_data=json.dumps({"type": "move.refused", "status": 429,
-                                                  "error": _("Too many moves at once: wait a moment."),
-                                                  "retry_after": math.ceil(self._moves.wait() * 10) / 10}))
+            refused = {"type": "move.refused", "status": 429, "error": _("Too many moves at once: wait a moment.")}
+            if (wait := self._moves.wait()) is not None:
+                refused["retry_after"] = wait
+            await self.send(text_data=json.dumps(refused))
         elif self.sent is not None:
             await self.send(text_data=self.sent)
 
