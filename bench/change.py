@@ -9,7 +9,10 @@ the same Change is published as if each seat and one spectator watched (the watc
 registers, in English and one zone): `change_render_cpu_ms.<game>` is the median CPU time of
 games.live.publisher.publish for it (the renders and the group messages of the in-memory
 layer), and `renders_per_move` how many parts that took (one per watching seat and one for the
-spectators)."""
+spectators).
+
+For a profile: CHANGE_MOVES (moves per game, 120) and CHANGE_GAMES (a comma-separated list of
+the games to play, all three if unset)."""
 from __future__ import annotations
 
 import importlib
@@ -21,7 +24,7 @@ import time
 from bench.common import Figure, make_users, start_match
 
 GAMES = [("catan_ships", 4, {}), ("fuldrigger", 4, {"rounds": 0, "start_cash": 1000}), ("pirater", 2, {})]
-MOVES = int(os.environ.get("CHANGE_MOVES", 120))  # more for a profile
+MOVES = int(os.environ.get("CHANGE_MOVES", 120))
 WRITE_TARGET, RENDER_TARGET = 3.0, 6.0
 
 
