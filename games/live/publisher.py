@@ -78,9 +78,10 @@ def part(change: Change, viewer: Viewer) -> str:
     if made is None:
         match = change.match
         selectors.with_seats_and_players(match)
-        selectors.with_recent_log(match)
         shared = None
         if viewer.feed == "html":
+            # The log's recent rows, for the log drawn in the part; the state feed sends no log.
+            selectors.with_recent_log(match)
             # What all viewers share (the board) is drawn once per language and zone.
             shared_memo = ("shared", *words)
             shared = change.parts.get(shared_memo)

@@ -14,6 +14,7 @@ import logging
 import math
 import time
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -81,6 +82,17 @@ class Allowance:
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        """channels' dispatch without its trip to the thread pool before every message (to close
+        the old database connections of sync_to_async's shared thread): each part forwarded and
+        each frame received queued behind every other socket's database work for nothing. This
+        consumer reads the database only in _in_pool, whose calls close their own thread's old
+        connections before and after (channels.db.database_sync_to_async)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.sent, self.access, self.groups_joined, self.counted = None, None, [], []

@@ -275,3 +275,17 @@ def test_a_watched_moves_parts_show_who_is_on_vacation_from_the_seats_the_move_r
     vacation_reads = [q for q in queries.captured_queries if "accounts_vacation" in q["sql"]]
     assert vacation_reads == []
     assert not any('FROM "games_seat"' in q["sql"] for q in queries.captured_queries)  # as the move read them
+
+
+def test_a_change_told_on_the_state_feed_reads_nothing_the_move_did_not(race_match, player, opponent):
+    """The state feed sends the seat's view and legal actions, not the log: a change that only
+    state feeds watch is told from what the move read under the lock, with no query (a bot's
+    socket move read the log's recent rows for nothing)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    change = play.action_apply(match_id=race_match.pk, user=player, action={"type": "roll"})
+    with CaptureQueriesContext(connection) as queries:
+        parts = [publisher.part(change, _viewer(user, feed="state")) for user in (player, opponent, None)]
+    assert all(p.startswith('{"type":"match.state"') for p in parts)
+    assert queries.captured_queries == []

@@ -194,3 +194,29 @@ async def test_a_handshake_is_answered_after_one_trip_to_the_thread_pool(monkeyp
     trips.clear(), at_answer.clear()
     _, connected, code = await _connect(match.pk, carl)
     assert not connected and code == 4403 and at_answer == [1]
+
+
+async def test_a_forwarded_part_and_a_frame_received_make_no_trip_to_the_thread_pool(monkeypatch):
+    """A socket forwards: each part a change sends it, and each frame the browser sends that is
+    not a move, is answered without queueing behind the database work of every other socket in
+    the thread pool (channels' dispatch made a trip before every message)."""
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    from games.live.keys import group_name
+
+    match, anna, bo, carl = await sync_to_async(_setup)()
+    communicator, connected, _ = await _connect(match.pk, anna)
+    assert connected and 'data-version="0"' in await communicator.receive_from(timeout=5)
+    loop, trips = asyncio.get_running_loop(), []
+    run_in_executor = loop.run_in_executor
+    monkeypatch.setattr(loop, "run_in_executor", lambda *args: trips.append(args) or run_in_executor(*args))
+    await get_channel_layer().group_send(group_name(match.pk), {
+        "type": "live.part", "version": 1, "revision": "", "access": None, "body": "<div>version 1</div>"})
+    assert await communicator.receive_from(timeout=5) == "<div>version 1</div>"
+    await communicator.send_to(text_data="hello")  # not a move: the part shown, again
+    assert await communicator.receive_from(timeout=5) == "<div>version 1</div>"
+    assert trips == []
+    monkeypatch.undo()
+    await communicator.disconnect()
