@@ -40,9 +40,12 @@ def locked(match_id, *, seats: bool = False) -> Changing:
     service whose every later read of them goes through match.seats.all() (a move reads
     them to find the mover, the turn's owner, the bots, the orders due and the projection's
     owners)."""
-    match = Match.objects.select_for_update().filter(pk=selectors.match_id_of(match_id)).first()
-    if match is None:
-        raise NotFound(_("No such match."))
+    try:
+        # get, not first: the lock by primary key needs no ORDER BY, which costs a quarter more
+        # of the ORM's time on every move.
+        match = Match.objects.select_for_update().get(pk=selectors.match_id_of(match_id))
+    except Match.DoesNotExist:
+        raise NotFound(_("No such match.")) from None
     if seats:
         selectors.with_seats_and_players(match)
     return Changing(match)
