@@ -137,7 +137,7 @@ async def test_a_socket_that_missed_a_change_catches_up_by_itself(settings, monk
     await socket.disconnect()
 
 
-def test_the_wait_a_refused_move_is_told_is_how_long_the_allowance_takes_to_give_again():
+async def test_the_wait_a_refused_move_is_told_is_how_long_the_allowance_takes_to_give_again():
     spent = consumers.Allowance(burst=2, per_second=4)
     assert spent.take() and spent.take() and not spent.take()
     assert 0 < spent.wait() <= 0.3  # a quarter of a second, in tenths, rounded up
