@@ -314,16 +314,20 @@ def seat_with_match(*, match_id, user):
     None if they have none (then match_for_player says why: no such match, private, no seat)."""
     if user is None or not user.is_authenticated:
         return None
-    return Seat.objects.select_related("match").filter(match_id=match_id_of(match_id), user=user).first()
+    try:  # one seat per user and match (Seat's one_seat_per_user): get, with no ORDER BY to build
+        return Seat.objects.select_related("match").get(match_id=match_id_of(match_id), user=user)
+    except Seat.DoesNotExist:
+        return None
 
 
 def match_for_player(*, match_id, user) -> Match:
     """A match as its player's moves need it: the row and its bare seats, without the users,
     profiles and vacations a page shows (the API's most frequent read, "my legal actions",
     costs half as much). Anyone else learns only what match_for_viewer would tell them."""
-    match = Match.objects.filter(pk=match_id_of(match_id)).first()
-    if match is None:
-        raise NotFound(_("No such match."))
+    try:
+        match = Match.objects.get(pk=match_id_of(match_id))
+    except Match.DoesNotExist:
+        raise NotFound(_("No such match.")) from None
     with_bare_seats(match)
     if seat_of(match, user) is None and not can_watch(match, user):
         raise NotAllowed(_("This match is private."))

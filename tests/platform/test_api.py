@@ -128,6 +128,7 @@ def test_a_players_legal_actions_are_one_read_and_others_are_told_why_not(client
         status, actions = api(client, "get", path, keys["anna"])
     assert status == 200 and actions == {"version": 0, "my_turn": True, "actions": [{"type": "roll"}]}
     assert len(reads.captured_queries) == 1, reads.captured_queries
+    assert "ORDER BY" not in reads.captured_queries[0]["sql"]  # one seat per player: nothing to sort
     assert api(client, "get", path, keys["bo"])[1] == {"version": 0, "my_turn": False, "actions": []}
     race_match.is_public = False
     race_match.save(update_fields=["is_public"])
