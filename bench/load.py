@@ -487,6 +487,8 @@ def _cpu_seconds(pids: list[int]) -> float:
 
 
 CPU_TARGET = 10  # ms of CPU per move, every process counted (issue 26: at most twice boardgame.io's)
+# With the state feed nothing is rendered: issue 32 asks 6 ms of it.
+CPU_TARGETS = {"socket": CPU_TARGET, "state": 6}
 
 
 def replayed(match_id) -> dict:
@@ -627,8 +629,8 @@ def measure(servers, seconds: float = 60.0, matches: int = 200, label: str | Non
                "the seat's view and legal actions, JSON, rendered once per version and seat: no HTML, no GET "
                "of the actions when the turn comes)")
         return [
-            Figure(f"cpu_ms_per_move.{moves}", cpu_per_move, "ms", f"<= {CPU_TARGET}",
-                   cpu_per_move is not None and cpu_per_move <= CPU_TARGET,
+            Figure(f"cpu_ms_per_move.{moves}", cpu_per_move, "ms", f"<= {CPU_TARGETS[moves]}",
+                   cpu_per_move is not None and cpu_per_move <= CPU_TARGETS[moves],
                    note=f"the same load with {how}: web {cpu_per_action(daphne_cpu)} ms ("
                         + ", ".join(f"{name} {cpu_per_action(share)}" for name, share in run.part_cpu.items())
                         + f"), worker {cpu_per_action(run.worker_cpu)}, PostgreSQL "
