@@ -84,10 +84,11 @@ class Allowance:
 class MatchConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message):
         """channels' dispatch without its trip to the thread pool before every message (to close
-        the old database connections of sync_to_async's shared thread): each part forwarded and
-        each frame received queued behind every other socket's database work for nothing. This
-        consumer reads the database only in _in_pool, whose calls close their own thread's old
-        connections before and after (channels.db.database_sync_to_async)."""
+        the old database connections of sync_to_async's one shared thread): each part forwarded
+        and each frame received queued on that thread, behind every other socket's trips and
+        handshake reads, for nothing. This consumer reads the database only in _in_pool, whose
+        calls close their own thread's old connections before and after
+        (channels.db.database_sync_to_async), as the handshake's session and user reads do."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
