@@ -243,7 +243,7 @@ class JobAdmin(ReadOnlyAdmin):
     list_filter = (JobStatusFilter, "kind")
     search_fields = ("match__id",)
     list_select_related = ("match",)
-    readonly_fields = ("match", "kind", "args", "created_at", "attempts", "next_try_at", "failed_at", "last_error")
+    readonly_fields = ("match", "kind", "args", "listeners", "created_at", "attempts", "next_try_at", "failed_at", "last_error")
     actions = ["retry"]
 
     @admin.display(description=gettext_lazy("Error"))

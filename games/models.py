@@ -246,6 +246,11 @@ class Job(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="jobs", verbose_name=_("match"))
     kind = models.CharField(_("kind"), max_length=20, choices=KINDS)
     args = models.JSONField(_("arguments"), default=dict, blank=True)
+    # The listeners the change has something for (their dotted paths, as settings name them),
+    # known at the commit from the change itself (each listener's `cares`, games.play.core):
+    # the run calls only these, so a turn that passes wakes no league and no standing orders.
+    # Empty: every listener of the kind (a match's end, a row written before this field).
+    listeners = models.JSONField(_("listeners"), default=list, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # A run that fails is tried again later, each time after a longer wait (games/tasks.py), and
     # after MAX_JOB_ATTEMPTS the job is marked failed and kept with its error for staff to see

@@ -24,7 +24,7 @@ JOB_LISTENERS = {Job.MATCH_CHANGED: "MATCH_CHANGED_LISTENERS", Job.MATCH_FINISHE
 # A job's row locked for its run, skipped if another run holds it.
 def _job_locked(pk):
     return Job.objects.select_for_update(skip_locked=True).filter(pk=pk).values_list(
-        "match_id", "kind", "args").order_by().first()
+        "match_id", "kind", "args", "listeners").order_by().first()
 
 
 def queue(task, *args) -> bool:
@@ -55,9 +55,12 @@ def run_job(job_id):
             job = _job_locked(job_id)
             if job is None:
                 return False
-            match_id, kind, args = job
+            match_id, kind, args, named = job
             for path in getattr(settings, JOB_LISTENERS[kind]):
-                import_string(path)(match_id=match_id, **args)
+                # Only the listeners the change had something for (Job.listeners), in the
+                # settings' order; one since taken out of the settings is not called.
+                if not named or path in named:
+                    import_string(path)(match_id=match_id, **args)
             Job.objects.filter(pk=job_id).delete()
     except Exception as exc:  # rolled back (to its savepoint, inside a caller's transaction)
         try:

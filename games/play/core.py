@@ -78,21 +78,25 @@ def after_commit(changing: Changing) -> Change:
         jobs.queue_on_commit("games.tasks.apply_deadline", match_id)
     elif orders_due(match):  # standing orders play through the same job (games/play/orders.py)
         jobs.queue_on_commit("games.tasks.apply_deadline", match_id)
-    if (change.new_version or change.turn_passed_to is not None) and _listeners_care(change):
-        jobs.record(match, Job.MATCH_CHANGED, **change.facts())
+    if change.new_version or change.turn_passed_to is not None:
+        caring = caring_listeners(change)
+        if caring:
+            jobs.record(match, Job.MATCH_CHANGED, listeners=caring, **change.facts())
     return change
 
 
-def _listeners_care(change: Change) -> bool:
-    """Whether a listener of MATCH_CHANGED_LISTENERS has anything to tell of these events, this
+def caring_listeners(change: Change) -> list[str]:
+    """The listeners of MATCH_CHANGED_LISTENERS that have anything to tell of these events, this
     turn and these kinds of log rows (a move by standing order): a listener may say beforehand
     (its `cares(events=, turn_passed_to=, kinds=)`), so a move that tells nobody anything queues
-    no job; one that cannot say hears of every change."""
+    no job, and the job of one that tells somebody runs only the listeners that have something
+    to tell; one that cannot say hears of every change."""
+    caring = []
     for path in settings.MATCH_CHANGED_LISTENERS:
         cares = getattr(import_string(path), "cares", None)
         if cares is None or cares(events=change.events, turn_passed_to=change.turn_passed_to, kinds=change.kinds):
-            return True
-    return False
+            caring.append(path)
+    return caring
 
 
 def orders_due(match) -> bool:

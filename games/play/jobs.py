@@ -53,12 +53,12 @@ def queue_on_commit(name: str, *args) -> None:
     after_response.on_commit(lambda: queue(name, *args))
 
 
-def record(match, kind: str, **args) -> None:
-    """Write a job for the match's listeners in the current transaction; nudge the worker once
-    it is committed."""
+def record(match, kind: str, *, listeners=(), **args) -> None:
+    """Write a job for the match's listeners in the current transaction (only `listeners`, if
+    named; every listener of the kind otherwise); nudge the worker once it is committed."""
     from games.models import Job
 
-    job = Job.objects.create(match=match, kind=kind, args=args)
+    job = Job.objects.create(match=match, kind=kind, args=args, listeners=list(listeners))
     if settings.JOBS_IN_PROCESS:
         queue_on_commit("games.tasks.run_job", job.pk)  # runs right after the commit, here
     else:
