@@ -137,12 +137,13 @@ TIMESTAMP = re.compile(r"^\[[^]]*\] ?")
 # (config/wsgi.py, persistent database connections), Daphne serves the match sockets, and one
 # Celery worker with beat runs the jobs. A reverse proxy would route /ws/ to Daphne; the bench's
 # clients talk to each port directly.
-# One HTTP worker with eight threads did more than two with four each on two cores (60.1 and
-# 68.5 against 51.9 actions/s back to back; fewer processes contend for the two cores, and the
-# threads overlap their database waits), and two Daphnes kept the live updates' median in the
-# hundreds of milliseconds where one let it reach 1.5 s (docs/benchmarks.md, issue 15's third pass).
-HTTP_WORKERS = int(os.environ.get("BENCH_HTTP_WORKERS", "1"))  # to try other layouts
-HTTP_THREADS = int(os.environ.get("BENCH_HTTP_THREADS", "8"))
+# Two HTTP workers with four threads each do more than one with eight on two cores (75.5 against
+# 64.8 actions/s back to back, and a third of the open loop's latency: issue 32's ninth session in
+# docs/benchmarks.md; at issue 15's third pass, with the change path of then, one with eight had
+# done more), and two Daphnes kept the live updates' median in the hundreds of milliseconds where
+# one let it reach 1.5 s.
+HTTP_WORKERS = int(os.environ.get("BENCH_HTTP_WORKERS", "2"))  # to try other layouts
+HTTP_THREADS = int(os.environ.get("BENCH_HTTP_THREADS", "4"))
 DAPHNES = int(os.environ.get("BENCH_DAPHNES", "2"))
 CONN_MAX_AGE = "60"
 

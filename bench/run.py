@@ -119,7 +119,7 @@ def main(argv=None) -> int:
                 for count in (1, 2):
                     common.flush_redis()
                     with common.Servers(http_workers=count, daphnes=count,
-                                        threads=max(1, common.HTTP_THREADS // count)) as layout:
+                                        threads=max(1, common.HTTP_WORKERS * common.HTTP_THREADS // count)) as layout:
                         part("load", layout, args.seconds, args.matches, f"processes_{count}")
                         server_errors += layout.errors()
             if server_errors:

@@ -22,7 +22,7 @@ NGINX_CONF = ROOT / "docs" / "deploy" / "nginx.conf"
 
 # The README's commands (tests/platform/test_proxy_layout.py checks that it still says so);
 # {port} is each one's own.
-GRANIAN = ("granian --interface wsgi config.wsgi:application --workers 1 --blocking-threads 8 --no-ws "
+GRANIAN = ("granian --interface wsgi config.wsgi:application --workers 2 --blocking-threads 4 --no-ws "
            "--host 127.0.0.1 --port {port}")
 DAPHNE = "python manage.py serve --port {port} --proxy-headers"
 # The environment the README gives them beside DATABASE_URL, REDIS_URL and SECRET_KEY.
