@@ -36,14 +36,6 @@ class Access:
         return cls(public=bool(match.is_public), invite=digest(match.invite_code), creator=match.creator_id,
                    seated=tuple(sorted({s.user_id for s in seats})), lobby=match.status == match.OPEN)
 
-    def admits(self, user, invite_code=None) -> bool:
-        """selectors.can_watch, on what the change said."""
-        if self.public or (invite_code and digest(invite_code) == self.invite):
-            return True
-        if user is None or not user.is_authenticated:
-            return False
-        return user.is_staff or user.pk in self.seated or user.pk == self.creator
-
     def as_dict(self) -> dict:
         return {"public": self.public, "invite": self.invite, "creator": self.creator,
                 "seated": list(self.seated), "lobby": self.lobby}

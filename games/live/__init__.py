@@ -135,21 +135,21 @@ def password_saved(sender, instance, update_fields=None, raw=False, **kwargs):
         transaction.on_commit(lambda: credentials_changed(user_id))
 
 
-def token_revoked(sender, instance, **kwargs):
-    """An API token deleted: the sockets it signed close (4401) once that is committed."""
+def _end_on_commit(group, what) -> None:
     from django.db import transaction
 
-    group = token_group(instance.digest)
-    transaction.on_commit(lambda: _send(group, {"type": "socket.end"}, "a revoked token"))
+    transaction.on_commit(lambda: _send(group, {"type": "socket.end"}, what))
+
+
+def token_revoked(sender, instance, **kwargs):
+    """An API token deleted: the sockets it signed close (4401) once that is committed."""
+    _end_on_commit(token_group(instance.digest), "a revoked token")
 
 
 def user_saved(sender, instance, created=False, raw=False, **kwargs):
     """A user made inactive: their sockets close, whatever signed them."""
-    from django.db import transaction
-
     if not raw and not created and not instance.is_active:
-        group = user_group(instance.pk)
-        transaction.on_commit(lambda: _send(group, {"type": "socket.end"}, "an inactive user"))
+        _end_on_commit(user_group(instance.pk), "an inactive user")
 
 
 def connect_receivers() -> None:

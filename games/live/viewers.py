@@ -42,7 +42,7 @@ class Viewer:
                    session=session, credentials=credentials, language=language, zone=zone, feed=feed)
 
     def admitted(self, access: Access) -> bool:
-        """Access.admits, for this viewer (the invitation known by its digest)."""
+        """selectors.can_watch, on what the change said (the invitation known by its digest)."""
         if access.public or (self.invite and self.invite == access.invite):
             return True
         if self.user_id is None:

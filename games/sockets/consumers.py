@@ -13,6 +13,7 @@ import json
 import logging
 import math
 import time
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -214,12 +215,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.counted = []
 
     def _query(self, name):
-        query = self.scope.get("query_string", b"").decode()
-        for part in query.split("&"):
-            key, _sep, value = part.partition("=")
-            if key == name:
-                return value
-        return None
+        values = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get(name)
+        return values[0] if values else None
 
     def _browser_language(self):
         """What the browser asked for in the handshake (the language cookie, then
