@@ -20,6 +20,7 @@ LIVE_WAIT_MS = 30000
 # code), each message (the version it carried, if any) and whether it was swapped in.
 SOCKET_DIARY = """
 window.socketDiary = [];
+window.socketVersions = [];
 (() => {
   const at = () => Math.round(performance.now());
   const note = (what) => { window.socketDiary.push(at() + " " + what); if (window.socketDiary.length > 60) window.socketDiary.shift(); };
@@ -28,11 +29,31 @@ window.socketDiary = [];
   document.addEventListener('htmx:wsError', () => note('error'));
   document.addEventListener('htmx:wsBeforeMessage', (e) => {
     const m = /data-version="(\\d+)"/.exec(e.detail.message || '');
-    setTimeout(() => note('message ' + (m ? 'v' + m[1] : (e.detail.message || '').slice(0, 30)) + (e.defaultPrevented ? ' (kept out)' : '')));
+    // After the message is handled (swapped in, or kept out as shown already): then it has landed.
+    setTimeout(() => {
+      note('message ' + (m ? 'v' + m[1] : (e.detail.message || '').slice(0, 30)) + (e.defaultPrevented ? ' (kept out)' : ''));
+      if (m) window.socketVersions.push(Number(m[1]));
+    });
   });
 })();
 """
 
+
+
+def wait_for_socket(page, version=None, timeout=LIVE_WAIT_MS):
+    """Wait until the page's match socket has delivered a part of `version` or later (by default
+    the version the page shows), swapped in or kept out as shown already: the event that says
+    the socket's copy of a move's answer, or its catch-up on opening, can no longer replace what
+    a test looks at next. Needs SOCKET_DIARY in the page."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    if version is None:
+        version = int(page.get_attribute("#match-live", "data-version"))
+    try:
+        page.wait_for_function("v => window.socketVersions.some(x => x >= v)", arg=version, timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"no part of version {version} or later came over the socket in {timeout / 1000:.0f} s; "
+                             f"its socket: {page.evaluate('() => window.socketDiary')}") from None
 
 
 def _application():

@@ -44,12 +44,18 @@ def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, 
     won = anna.page.locator(".pt-winner")
     deadline = time.monotonic() + 30
     while not roll.count() and not won.count() and time.monotonic() < deadline:
+        shown = anna.page.get_attribute("#match-live", "data-version")
         if ports.count():
             try:
                 ports.first.click(timeout=2000)
             except PlaywrightError:
                 pass  # swapped away meanwhile: look again
-        anna.page.wait_for_timeout(250)
+        # The next version (her choice or a bot's), or the roll or the winner: then look again.
+        anna.page.wait_for_function(
+            "v => document.querySelector('#match-live')?.dataset.version !== v"
+            " || document.querySelector('.pt-winner')"
+            " || [...document.querySelectorAll('button')].some(b => b.textContent.includes('Roll the dice'))",
+            arg=shown, timeout=LIVE_WAIT_MS)
     # Bots move at once; when it is anna's turn she rolls and sails by clicking. In Flotilla a
     # bot that rolls first may capture her whole fleet on its home anchorage before she ever
     # rolls (P15, P19; see the test below): the page then shows the winner, which is the end.

@@ -13,7 +13,7 @@ from games import play
 from games.models import Match
 from tests.catan_ships.catan_pages_support import ENGINE, new_match, users_by_seat
 from tests.catan_ships.test_catan_ships_pages_table_browser import DESKTOP, PHONE, Player, table  # noqa: F401
-from tests.browser.conftest import LIVE_WAIT_MS, browser, live_site  # noqa: F401  (fixtures)
+from tests.browser.conftest import LIVE_WAIT_MS, browser, live_site, wait_for_socket  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -100,13 +100,11 @@ def test_a_short_crawl_keeps_the_page_put_useful_and_clean(table, ships, device,
                 take = min(need, int(box.get_attribute("max")))
                 box.fill(str(take))
                 need -= take
-        for _ in range(5):   # the socket's copy of the same version may replace the part meanwhile
-            count = me.page.evaluate(CONTROLS)
-            assert count, f"nothing to do in {phase}"
-            control = me.page.locator(f'[data-crawl="{rnd.randrange(count)}"]')
-            if control.count():
-                break
-            me.page.wait_for_timeout(300)
+        # The socket's catch-up (Player.open) and its copy of the last move (below) have landed:
+        # nothing replaces the part between counting its controls and pressing one.
+        count = me.page.evaluate(CONTROLS)
+        assert count, f"nothing to do in {phase}"
+        control = me.page.locator(f'[data-crawl="{rnd.randrange(count)}"]')
         control.scroll_into_view_if_needed()
         before = me.scroll_y()
         by_keyboard = moves % 5 == 4
@@ -125,7 +123,7 @@ def test_a_short_crawl_keeps_the_page_put_useful_and_clean(table, ships, device,
         me.page.wait_for_function(
             f"() => Number(document.querySelector('#match-live').dataset.version) > {version}"
             " || document.querySelector('#match-live .error')", timeout=LIVE_WAIT_MS)
-        me.page.wait_for_timeout(400)
+        wait_for_socket(me.page)   # the socket's copy of the same version lands too
         moves += 1
         where = f"{label} move {moves} ({phase})"
         assert abs(me.scroll_y() - before) <= 200, (where, before, me.scroll_y())

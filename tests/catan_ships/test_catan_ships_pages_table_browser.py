@@ -9,7 +9,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from games.models import Match
-from tests.browser.conftest import LIVE_WAIT_MS, ARTIFACTS, browser, live_site  # noqa: F401  (fixtures)
+from tests.browser.conftest import (LIVE_WAIT_MS, ARTIFACTS, SOCKET_DIARY, browser, live_site,  # noqa: F401  (fixtures)
+                                   wait_for_socket)
 from tests.catan_ships.catan_pages_support import ENGINE, new_match, play_until, users_by_seat
 from tests.conftest import make_user
 
@@ -22,6 +23,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 class Player:
     def __init__(self, browser, base, user, device, label):
         self.context = browser.new_context(**device)
+        self.context.add_init_script(SOCKET_DIARY)
         self.page = self.context.new_page()
         self.base, self.label, self.errors, self.touch = base, label, [], device.get("has_touch", False)
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -35,7 +37,7 @@ class Player:
     def open(self, match):
         self.page.goto(self.base + match.get_absolute_url())
         self.page.wait_for_selector(".cs-svg")
-        self.page.wait_for_timeout(300)   # the socket's first update
+        wait_for_socket(self.page)   # the socket's catch-up on opening, which could replace the part
 
     def press(self, locator):
         locator.tap() if self.touch else locator.click()
@@ -49,7 +51,7 @@ class Player:
     def wait_version_above(self, version):
         self.page.wait_for_function(
             f"() => Number(document.querySelector('#match-live').dataset.version) > {version}", timeout=LIVE_WAIT_MS)
-        self.page.wait_for_timeout(400)   # the socket's copy of the same version lands too
+        wait_for_socket(self.page)   # the socket's copy of the same version lands too
 
     def in_view(self, selector):
         return self.page.evaluate("""s => { const r = document.querySelector(s).getBoundingClientRect();
@@ -91,8 +93,8 @@ def test_rolling_leaves_the_page_where_it_was_and_the_focus_off_end_turn(table, 
     me.open(match)
     assert me.axe_violations() == []
     # Scrolled down to the panel's buttons, as a player reaching for Roll is.
+    # (An instant scroll: the site's CSS asks for no smooth scrolling, so it is done on return.)
     me.page.evaluate("document.querySelector('.cs-actions').scrollIntoView({block: 'center'})")
-    me.page.wait_for_timeout(200)
     before = me.scroll_y()
     roll = me.page.locator(".cs-actions button.primary")
     roll.focus()
@@ -194,9 +196,11 @@ def test_on_a_phone_every_lit_place_is_big_enough_and_a_tap_only_picks_it(table)
     version = match.version
     spot = me.page.locator(".cs-spots.placed > .cs-spot").first
     me.press(spot)
-    me.page.wait_for_timeout(500)
+    me.page.wait_for_selector(".cs-confirm", state="visible")
+    # Asked, and nothing sent: no request of htmx's in flight, no new version.
+    assert me.page.evaluate("document.querySelector('.htmx-request')") is None
     match.refresh_from_db()
-    assert match.version == version and me.page.locator(".cs-confirm").is_visible()
+    assert match.version == version
     assert "Place a settlement" in me.page.inner_text(".cs-confirm")
     me.shot("setup-confirm")
     me.press(me.page.locator(".cs-confirm-no"))

@@ -8,7 +8,7 @@ import pytest
 
 from games.engines.fuldrigger.board import WORLD
 from games.models import Match
-from tests.browser.conftest import ARTIFACTS, browser, live_site  # noqa: F401  (fixtures)
+from tests.browser.conftest import ARTIFACTS, SOCKET_DIARY, browser, live_site, wait_for_socket  # noqa: F401  (fixtures)
 from tests.conftest import make_user
 from tests.fuldrigger.fuldrigger_pages_support import change_state, start
 
@@ -34,6 +34,7 @@ class Player:
     def __init__(self, browser, base, device):
         self.device, self.base = device, base
         self.context = browser.new_context(**DEVICES[device])
+        self.context.add_init_script(SOCKET_DIARY)
         self.page = self.context.new_page()
         self.errors, self.shots = [], 0
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -60,9 +61,13 @@ class Player:
             self.page.mouse.click(x, y)
 
     def settled(self):
-        """The live part swapped in and settled (the page's script has put things in view)."""
-        self.page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
-        self.page.wait_for_timeout(50)
+        """The live part swapped in and settled (the page's script puts things in view on
+        htmx's settle, in the same task), and the socket's copy of the version shown has landed
+        (kept out as shown already, or swapped in and settled too)."""
+        settled = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+        self.page.wait_for_function(settled)
+        wait_for_socket(self.page)
+        self.page.wait_for_function(settled)
 
     def check(self, control, label):
         """The map and `control` are both on screen, the control not hidden under the map; no
@@ -133,7 +138,7 @@ def test_a_turn_on_one_screen(device, browser, live_site):  # noqa: F811
         anna.press_at(hit["x"] + hit["width"] / 2, hit["y"] + hit["height"] / 2)
         page.wait_for_selector("#fd-dest")
         page.wait_for_selector("#fd-map #fd-pieces .fd-reach a")
-        page.wait_for_timeout(200)
+        anna.settled()
         assert int(page.get_attribute(".fd-sail form", "data-ship")) == ship_id
         anna.check(page.locator(".fd-sail button.primary"), "ship-chosen")
 
@@ -170,7 +175,6 @@ def test_a_turn_on_one_screen(device, browser, live_site):  # noqa: F811
         # Buy a load for a ship still at home: the port's panel stays where it was.
         buy = page.locator(".fd-port-panel .fd-prices button").first
         buy.scroll_into_view_if_needed()
-        page.wait_for_timeout(100)
         anna.check(buy, "to-buy")
         panel_top = page.locator(".fd-port-panel").first.bounding_box()["y"]
         anna.press(buy)
