@@ -303,3 +303,28 @@ def test_a_discard_of_the_wrong_number_is_refused_beside_its_form_which_keeps_th
     match.refresh_from_db()
     assert match.version == version and match.state["discarding"][str(seat)] == need
     assert me.errors == []  # no failed load for a refusal the page shows (config/htmx.py)
+
+
+# The points table's headers, each a line of its own: a word of one broken over two lines
+# ("Point" / "s") shows as more than one line of text.
+HEADERS_BROKEN = """() => [...document.querySelectorAll('.cs-players thead th')].filter(th => {
+    const r = document.createRange(); r.selectNodeContents(th);
+    return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size > 1; }).map(th => th.textContent)"""
+
+
+@pytest.mark.parametrize("device,label", [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_the_points_table_keeps_its_headers_whole_beside_a_long_name(browser, live_site, device, label):  # noqa: F811
+    users = [make_user(n) for n in ("wilhelmina_vanderberg", "bo", "carl")]
+    match = new_match(*users)
+    me = Player(browser, live_site, users[0], device, label)
+    try:
+        me.open(match)
+        assert me.page.evaluate(HEADERS_BROKEN) == []
+        me.no_sideways_scroll()
+        # The long name wraps instead, beside its colour.
+        name = me.page.locator(".cs-players tbody tr").first
+        assert "Wilhelmina" in name.inner_text() and name.locator(".swatch").is_visible()
+        me.page.locator(".cs-players").screenshot(path=str(ARTIFACTS / f"cs-table-{label}-long-name.png"))
+        assert me.errors == []
+    finally:
+        me.context.close()
