@@ -65,10 +65,11 @@ def _check(person, path, label):
     width = person.page.evaluate("document.documentElement.scrollWidth")
     person.page.screenshot(path=str(_artifacts() / f"phone-{label}.png"), full_page=True)
     assert width <= PHONE["width"], f"{path} scrolls sideways: {width} px wide in {PHONE['width']}"
-    # A table that scrolls sideways breaks no word over two lines ("Runni-ng" in a status cell).
+    # A table that scrolls sideways breaks no word over two lines ("Runni-ng" in a status cell),
+    # and no table's header does ("Point-s" in Catan's points table, "Atta-cker-s" in the rules).
     broken = person.page.evaluate("""() => {
         const out = [];
-        document.querySelectorAll(".table-scroll td, .table-scroll th").forEach(cell => {
+        document.querySelectorAll(".table-scroll td, .table-scroll th, .fd-scroll td, .fd-scroll th, thead th").forEach(cell => {
             const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
             for (let node = walk.nextNode(); node; node = walk.nextNode()) {
                 for (const m of node.data.matchAll(/\\S+/g)) {
