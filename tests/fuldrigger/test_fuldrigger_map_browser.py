@@ -221,3 +221,41 @@ def test_a_wreck_is_told_on_screen_and_the_panels_pass_axe_on_a_phone(browser, l
         assert not anna.errors, anna.errors
     finally:
         anna.context.close()
+
+
+# Words of the map's legend drawn over two lines (a break at a hyphen or dash is a line's own).
+LEGEND_WORDS_BROKEN = """() => {
+  const out = [];
+  document.querySelectorAll('.fd-legend li').forEach(li => {
+    const walk = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const m of node.data.matchAll(/[^\\s\\-–]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+        if (new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1) out.push(m[0]);
+      }
+    }
+  });
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_legend_reads_as_sentences(device, browser, live_site):  # noqa: F811
+    """The legend's line of three ships once stood as three narrow columns ("with" / "cargo" /
+    ";" under each other): its icons flow in its text."""
+    match = start([make_user(name) for name in ("anna", "bo")])
+    anna = Player(browser, live_site, device)
+    try:
+        page = open_match(anna, live_site, match)
+        page.evaluate("document.querySelectorAll('.fd-legend').forEach(d => d.open = true)")
+        assert page.locator(".fd-legend li").count() >= 5
+        assert page.evaluate(LEGEND_WORDS_BROKEN) == []
+        ships = page.locator(".fd-legend li:has(use[href='#fd-ship-laden'])")
+        ships.scroll_into_view_if_needed()
+        # One sentence: its lines are as wide as the list allows, not a column per kind of ship.
+        assert ships.bounding_box()["height"] < 3.2 * float(ships.evaluate("e => parseFloat(getComputedStyle(e).lineHeight) || 20"))
+        ships.screenshot(path=str(ARTIFACTS / f"fd-legend-{device}.png"))
+        assert anna.errors == []
+    finally:
+        anna.context.close()
