@@ -62,12 +62,14 @@ class Player:
 
     def settled(self):
         """The live part swapped in and settled (the page's script puts things in view on
-        htmx's settle, in the same task), and the socket's copy of the version shown has landed
-        (kept out as shown already, or swapped in and settled too)."""
+        htmx's settle, in the same task), and on a match's page the socket's copy of the
+        version shown has landed (kept out as shown already, or swapped in and settled too). A
+        replay has no socket."""
         settled = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
         self.page.wait_for_function(settled)
-        wait_for_socket(self.page)
-        self.page.wait_for_function(settled)
+        if self.page.locator("[ws-connect]").count():
+            wait_for_socket(self.page)
+            self.page.wait_for_function(settled)
 
     def check(self, control, label):
         """The map and `control` are both on screen, the control not hidden under the map; no
