@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test check bench browser nginx worker messages clean crawl
+.PHONY: install run test check bench browser nginx gettext worker messages clean crawl
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -60,7 +60,14 @@ nginx:
 	  (apt-get install -y -q nginx >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q nginx >/dev/null)); \
 	else echo "install nginx for tests/platform (e.g. apt-get install -y nginx)" >&2; fi
 
-test: install browser nginx
+# The catalogs' test (tests/platform/test_message_catalogs.py) and `make messages` run GNU gettext.
+gettext:
+	@if command -v msgmerge >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  (apt-get install -y -q gettext >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q gettext >/dev/null)); \
+	else echo "install GNU gettext for the catalogs' test (e.g. apt-get install -y gettext)" >&2; fi
+
+test: install browser nginx gettext
 	$(PY) -m pytest
 
 # The engines' rules, goldens and contract, and the import contracts: about 90 s on a loaded
@@ -80,7 +87,7 @@ bench: install
 # Translations: extract the marked strings into locale/<lang>/LC_MESSAGES/django.po (needs
 # GNU gettext), translate the new entries, then run it again to compile the .mo files, which
 # are committed so that a checkout runs without gettext.
-messages: install
+messages: install gettext
 	$(PY) manage.py makemessages --no-obsolete --add-location=file -l da -l de -l sv \
 	  --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' --ignore='staticfiles/*'
 	$(PY) manage.py compilemessages --ignore='.venv/*'

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
@@ -56,7 +56,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     counts go up whether or not an account has the address, so a 429 tells nothing about it."""
 
     template_name = "accounts/form_page.html"
-    extra_context = {"title": _lazy("Reset password")}
+    extra_context = {"title": gettext_lazy("Reset password")}
     http_method_names = ["get", "head", "post"]
 
     def form_valid(self, form):
@@ -82,7 +82,7 @@ def _revoke_tokens(request, user) -> None:
 
 class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "accounts/form_page.html"
-    extra_context = {"title": _lazy("Change password")}
+    extra_context = {"title": gettext_lazy("Change password")}
     http_method_names = ["get", "head", "post"]
 
     def form_valid(self, form):
@@ -97,7 +97,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     closed to unknown places opens here (accounts.ratelimit)."""
 
     template_name = "accounts/form_page.html"
-    extra_context = {"title": _lazy("Choose a new password")}
+    extra_context = {"title": gettext_lazy("Choose a new password")}
     http_method_names = ["get", "head", "post"]
 
     def form_valid(self, form):

@@ -172,7 +172,8 @@ def seat_items(context, seats) -> str:
     match, me, away = context["match"], context.get("seat"), context.get("away") or {}
     known = context.get("reliability") or {}
     to_act = set(match.turn_seats or ()) if match.status == "running" else set()
-    host, bot, you = f"<small>{_('(host)')}</small>", f"<small>{_('(bot)')}</small>", f"<small>{_('(you)')}</small>"
+    # Looked up outside the f-strings: xgettext (make messages) does not read into them.
+    host, bot, you = (f"<small>{word}</small>" for word in (_("(host)"), _("(bot)"), _("(you)")))
     absent = '<small class="absent">' + (_("absent — a bot plays for them") if match.bots_cover_absence
                                          else _("absent — played by timeouts")) + "</small>"
     out = []

@@ -14,6 +14,7 @@ from django.utils.module_loading import import_string
 from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from ninja import Field, NinjaAPI, Path, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
@@ -28,7 +29,7 @@ from games.engines import ENGINES, get_engine
 from games.engines import actions as declared_actions
 from games.errors import BadRequest, NotAllowed, ServiceError
 
-TOKEN_HELP = "Send a valid API token: 'Authorization: Token <key>'."
+TOKEN_HELP = gettext_noop("Send a valid API token: 'Authorization: Token <key>'.")  # translated when sent
 MAX_ID = 2**53
 
 
