@@ -19,6 +19,13 @@ def whole_number(value) -> int | None:
     return None
 
 
+def kind_of(line, kinds: dict) -> str | None:
+    """The line's kind if it is one of `kinds`, else None: a line is a client's JSON, whose
+    "kind" may be a list or an object (never a key of `kinds`; asked as one, it would raise)."""
+    kind = line.get("kind") if isinstance(line, dict) else None
+    return kind if isinstance(kind, str) and kind in kinds else None
+
+
 def field_problems(kinds: dict, lines: list, values, view) -> list[tuple]:
     """The problems every game checks alike: an unknown kind, a missing field, a number that is
     not one, a choice that is not offered."""
@@ -26,7 +33,7 @@ def field_problems(kinds: dict, lines: list, values, view) -> list[tuple]:
     if not isinstance(lines, list):
         return [(0, "not_a_list", {})]
     for i, line in enumerate(lines):
-        if not isinstance(line, dict) or line.get("kind") not in kinds:
+        if kind_of(line, kinds) is None:
             out.append((i, "unknown_kind", {"kind": str(line.get("kind") if isinstance(line, dict) else line)[:40]}))
             continue
         for name, kind in kinds[line["kind"]].items():

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.engines.standing import kind_of
 from games.errors import BadRequest, NotAllowed
 from games.models import Match, StandingOrders
 from games.play import core, jobs
@@ -32,7 +33,7 @@ def _clean(game: str, lines, view, now) -> list[dict]:
     found = list(module.problems(lines, view))
     kept = []
     for i, line in enumerate(lines):
-        if not isinstance(line, dict) or line.get("kind") not in module.KINDS:
+        if kind_of(line, module.KINDS) is None:
             continue
         clean = {"kind": line["kind"], **{f: line.get(f) for f in module.KINDS[line["kind"]]}}
         scope = line.get("scope") or "always"

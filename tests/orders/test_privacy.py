@@ -69,7 +69,9 @@ def test_the_api_shows_orders_to_their_owner_only_and_refuses_hostile_input(clie
     assert not leaks(json.dumps(api(client, "get", f"/matches/{sea_match.pk}/log")[1]))
     for hostile in ({"lines": "roll"}, {"lines": [{"kind": "sail", "ship": 999, "port": "x"}]},
                     {"lines": [{"kind": "sell", "good": "wine", "at_least": "thirty"}]},
-                    {"paused": "yes"}, {"lines": [[1, 2]]}, {"orders": []}, {"lines": [{"kind": "roll"}] * 50}):
+                    {"paused": "yes"}, {"lines": [[1, 2]]}, {"orders": []}, {"lines": [{"kind": "roll"}] * 50},
+                    # A kind that is a list or an object is no kind (it was asked as a dict key: a 500).
+                    {"lines": [{"kind": ["roll"]}]}, {"lines": [{"kind": {"roll": 1}}]}):
         status, body = api(client, "put", path, keys["bo"], hostile)
         assert 400 <= status < 500 and body["error"], hostile
     status, body = api(client, "put", path, keys["bo"], {"lines": [{"kind": "sell", "good": "wine", "at_least": "x"}]})
