@@ -36,8 +36,9 @@ def _clean(game: str, lines, view, now) -> list[dict]:
         if kind_of(line, module.KINDS) is None:
             continue
         clean = {"kind": line["kind"], **{f: line.get(f) for f in module.KINDS[line["kind"]]}}
-        scope = line.get("scope") or "always"
-        if scope not in SCOPES:
+        scope = line.get("scope")
+        scope = "always" if scope in (None, "") else scope
+        if not isinstance(scope, str) or scope not in SCOPES:
             found.append((i, "bad_scope", {}))
         clean["scope"] = scope
         if scope == "until":

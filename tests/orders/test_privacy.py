@@ -71,7 +71,9 @@ def test_the_api_shows_orders_to_their_owner_only_and_refuses_hostile_input(clie
                     {"lines": [{"kind": "sell", "good": "wine", "at_least": "thirty"}]},
                     {"paused": "yes"}, {"lines": [[1, 2]]}, {"orders": []}, {"lines": [{"kind": "roll"}] * 50},
                     # A kind that is a list or an object is no kind (it was asked as a dict key: a 500).
-                    {"lines": [{"kind": ["roll"]}]}, {"lines": [{"kind": {"roll": 1}}]}):
+                    {"lines": [{"kind": ["roll"]}]}, {"lines": [{"kind": {"roll": 1}}]},
+                    # Nor is a list or an object a scope (it read as no scope: "always").
+                    {"lines": [{**SECRET[0], "scope": []}]}, {"lines": [{**SECRET[0], "scope": {}}]}):
         status, body = api(client, "put", path, keys["bo"], hostile)
         assert 400 <= status < 500 and body["error"], hostile
     status, body = api(client, "put", path, keys["bo"], {"lines": [{"kind": "sell", "good": "wine", "at_least": "x"}]})
