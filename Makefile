@@ -86,10 +86,12 @@ bench: install
 
 # Translations: extract the marked strings into locale/<lang>/LC_MESSAGES/django.po (needs
 # GNU gettext), translate the new entries, then run it again to compile the .mo files, which
-# are committed so that a checkout runs without gettext.
+# are committed so that a checkout runs without gettext. tests/platform/test_message_catalogs.py
+# reads MAKEMESSAGES_ARGS from here and runs the same makemessages on a copy of the sources.
+MAKEMESSAGES_ARGS = --no-obsolete --add-location=file -l da -l de -l sv \
+  --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' --ignore='staticfiles/*'
 messages: install gettext
-	$(PY) manage.py makemessages --no-obsolete --add-location=file -l da -l de -l sv \
-	  --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' --ignore='staticfiles/*'
+	$(PY) manage.py makemessages $(MAKEMESSAGES_ARGS)
 	$(PY) manage.py compilemessages --ignore='.venv/*'
 
 clean:

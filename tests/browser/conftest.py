@@ -38,6 +38,35 @@ window.socketVersions = [];
 })();
 """
 
+# Each word (a run of characters that are neither white space nor one of `breaks`) in the text of
+# the elements a selector matches whose letters the page draws on more than one line ("Runni" /
+# "ng", "Point" / "s"): [word, the element's text].
+_BROKEN_WORDS = r"""([selector, breaks]) => {
+  const out = [], seen = new Set();
+  const word = new RegExp('[^\\s' + breaks.replace(/[\\\]^-]/g, '\\$&') + ']+', 'g');
+  document.querySelectorAll(selector).forEach(element => {
+    const walk = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      if (seen.has(node)) continue;   // inside two elements the selector matches: once is enough
+      seen.add(node);
+      for (const m of node.data.matchAll(word)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        if (new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1)
+          out.push([m[0], element.textContent.replace(/\s+/g, ' ').trim().slice(0, 80)]);
+      }
+    }
+  });
+  return out;
+}"""
+
+
+def broken_words(page, selector, breaks=""):
+    """The words drawn over two lines in the elements `selector` matches, each as (word, its
+    element's text): [] when every word is whole. A line may end at white space, or at one of
+    `breaks` (a hyphen or a dash, say) without a word counting as broken there."""
+    return [tuple(found) for found in page.evaluate(_BROKEN_WORDS, [selector, breaks])]
 
 
 def wait_for_socket(page, version=None, timeout=LIVE_WAIT_MS):

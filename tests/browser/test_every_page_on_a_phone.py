@@ -7,6 +7,7 @@ from django.urls import reverse
 from games import play
 from games.engines import ENGINES
 from games.models import Match
+from tests.browser.conftest import ARTIFACTS, broken_words
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -63,34 +64,13 @@ def _check(person, path, label):
     assert response.status == 200, (path, response.status)
     person.page.wait_for_load_state("networkidle")
     width = person.page.evaluate("document.documentElement.scrollWidth")
-    person.page.screenshot(path=str(_artifacts() / f"phone-{label}.png"), full_page=True)
+    person.page.screenshot(path=str(ARTIFACTS / f"phone-{label}.png"), full_page=True)
     assert width <= PHONE["width"], f"{path} scrolls sideways: {width} px wide in {PHONE['width']}"
     # A table that scrolls sideways breaks no word over two lines ("Runni-ng" in a status cell),
     # and no table's header does ("Point-s" in Catan's points table, "Atta-cker-s" in the rules).
-    broken = person.page.evaluate("""() => {
-        const out = [];
-        document.querySelectorAll(".table-scroll td, .table-scroll th, .fd-scroll td, .fd-scroll th, thead th").forEach(cell => {
-            const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-            for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-                for (const m of node.data.matchAll(/\\S+/g)) {
-                    const range = document.createRange();
-                    range.setStart(node, m.index);
-                    range.setEnd(node, m.index + m[0].length);
-                    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
-                    if (tops.size > 1) out.push(m[0]);
-                }
-            }
-        });
-        return out;
-    }""")
-    assert not broken, (path, broken[:5])
+    broken = broken_words(person.page, ".table-scroll td, .table-scroll th, thead th")
+    assert broken == [], (path, broken[:5])
     assert not person.errors, (path, person.errors)
-
-
-def _artifacts():
-    from tests.browser.conftest import ARTIFACTS
-
-    return ARTIFACTS
 
 
 def test_every_page_fits_a_phone_without_errors(people):

@@ -9,8 +9,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from games.models import Match
-from tests.browser.conftest import (LIVE_WAIT_MS, ARTIFACTS, SOCKET_DIARY, browser, live_site,  # noqa: F401  (fixtures)
-                                   wait_for_socket)
+from tests.browser.conftest import (LIVE_WAIT_MS, ARTIFACTS, SOCKET_DIARY, broken_words, browser,  # noqa: F401  (fixtures)
+                                   live_site, wait_for_socket)
 from tests.catan_ships.catan_pages_support import ENGINE, new_match, play_until, users_by_seat
 from tests.conftest import make_user
 
@@ -305,13 +305,6 @@ def test_a_discard_of_the_wrong_number_is_refused_beside_its_form_which_keeps_th
     assert me.errors == []  # no failed load for a refusal the page shows (config/htmx.py)
 
 
-# The points table's headers, each a line of its own: a word of one broken over two lines
-# ("Point" / "s") shows as more than one line of text.
-HEADERS_BROKEN = """() => [...document.querySelectorAll('.cs-players thead th')].filter(th => {
-    const r = document.createRange(); r.selectNodeContents(th);
-    return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size > 1; }).map(th => th.textContent)"""
-
-
 @pytest.mark.parametrize("device,label", [(DESKTOP, "desktop"), (PHONE, "phone")])
 def test_the_points_table_keeps_its_headers_whole_beside_a_long_name(browser, live_site, device, label):  # noqa: F811
     users = [make_user(n) for n in ("wilhelmina_vanderberg", "bo", "carl")]
@@ -319,7 +312,9 @@ def test_the_points_table_keeps_its_headers_whole_beside_a_long_name(browser, li
     me = Player(browser, live_site, users[0], device, label)
     try:
         me.open(match)
-        assert me.page.evaluate(HEADERS_BROKEN) == []
+        # The headers' words whole: none drawn over two lines ("Point" / "s").
+        broken = broken_words(me.page, ".cs-players thead th")
+        assert broken == [], f"headers' words drawn over two lines: {broken}"
         me.no_sideways_scroll()
         # The long name wraps instead, beside its colour.
         name = me.page.locator(".cs-players tbody tr").first

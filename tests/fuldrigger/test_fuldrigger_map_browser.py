@@ -10,7 +10,7 @@ import pytest
 
 from accounts.models import Profile
 from games.engines.fuldrigger.board import WORLD
-from tests.browser.conftest import ARTIFACTS, browser, live_site  # noqa: F401  (fixtures)
+from tests.browser.conftest import ARTIFACTS, broken_words, browser, live_site  # noqa: F401  (fixtures)
 from tests.conftest import make_user
 from tests.fuldrigger.fuldrigger_pages_support import change_state, start
 from tests.fuldrigger.test_fuldrigger_turn_browser import Player
@@ -223,23 +223,6 @@ def test_a_wreck_is_told_on_screen_and_the_panels_pass_axe_on_a_phone(browser, l
         anna.context.close()
 
 
-# Words of the map's legend drawn over two lines (a break at a hyphen or dash is a line's own).
-LEGEND_WORDS_BROKEN = """() => {
-  const out = [];
-  document.querySelectorAll('.fd-legend li').forEach(li => {
-    const walk = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
-    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-      for (const m of node.data.matchAll(/[^\\s\\-–]+/g)) {
-        const range = document.createRange();
-        range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
-        if (new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1) out.push(m[0]);
-      }
-    }
-  });
-  return out;
-}"""
-
-
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_the_legend_reads_as_sentences(device, browser, live_site):  # noqa: F811
     """The legend's line of three ships once stood as three narrow columns ("with" / "cargo" /
@@ -250,7 +233,9 @@ def test_the_legend_reads_as_sentences(device, browser, live_site):  # noqa: F81
         page = open_match(anna, live_site, match)
         page.evaluate("document.querySelectorAll('.fd-legend').forEach(d => d.open = true)")
         assert page.locator(".fd-legend li").count() >= 5
-        assert page.evaluate(LEGEND_WORDS_BROKEN) == []
+        # No word drawn over two lines (a line may end at a hyphen or a dash: "2–" / "3").
+        broken = broken_words(page, ".fd-legend li", breaks="-–")
+        assert broken == [], f"legend's words drawn over two lines: {broken}"
         ships = page.locator(".fd-legend li:has(use[href='#fd-ship-laden'])")
         ships.scroll_into_view_if_needed()
         # One sentence: its lines are as wide as the list allows, not a column per kind of ship.

@@ -7,6 +7,8 @@ lookup inside an f-string, no alias it does not know (`_lazy`), no constant look
 (`_(TOKEN_HELP)`); a maintainer who ran it lost their translations. Here it runs on a copy of
 the catalogs and must change no entry."""
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -16,9 +18,20 @@ import polib
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGUAGES = ("da", "de", "sv")
-# As the Makefile's `messages` target runs it.
-IGNORE = (".venv/*", "tests/*", "bench/*", "staticfiles/*")
+
+
+def _makemessages_arguments() -> list[str]:
+    """makemessages' arguments as the Makefile's `messages` target gives them (MAKEMESSAGES_ARGS,
+    its lines joined as make joins them)."""
+    makefile = (ROOT / "Makefile").read_text().replace("\\\n", " ")
+    found = re.search(r"^MAKEMESSAGES_ARGS\s*:?=(.*)$", makefile, re.MULTILINE)
+    assert found, "the Makefile has no MAKEMESSAGES_ARGS"
+    return shlex.split(found.group(1))
+
+
+ARGUMENTS = _makemessages_arguments()
+LANGUAGES = tuple(value for flag, value in zip(ARGUMENTS, ARGUMENTS[1:]) if flag == "-l")
+IGNORED = [argument.removeprefix("--ignore=") for argument in ARGUMENTS if argument.startswith("--ignore=")]
 
 
 def _entries(path: Path) -> dict:
@@ -32,11 +45,13 @@ def remade(tmp_path_factory):
     if shutil.which("msgmerge") is None or shutil.which("xgettext") is None:
         pytest.fail("GNU gettext (xgettext, msgmerge) is needed to check the catalogs: apt-get install gettext")
     copy = tmp_path_factory.mktemp("sources")
+    # Left out of the copy: the folders makemessages is told to ignore ('tests/*'), and what it
+    # never reads (docs holds no .py, .html or .txt).
+    skipped = [pattern.removesuffix("/*") for pattern in IGNORED if pattern.endswith("/*")]
     shutil.copytree(ROOT, copy, dirs_exist_ok=True, symlinks=True,
-                    ignore=shutil.ignore_patterns(".git", ".venv", "tests", "bench", "docs", "staticfiles", "*.mo",
-                                                  "*.sqlite3*", "__pycache__", "*.egg-info"))
-    command = [sys.executable, "manage.py", "makemessages", "--no-obsolete", "--add-location=file",
-               *[f"-l{language}" for language in LANGUAGES], *[f"--ignore={pattern}" for pattern in IGNORE]]
+                    ignore=shutil.ignore_patterns(".git", *skipped, "docs", "*.mo", "*.sqlite3*", "__pycache__",
+                                                  "*.egg-info"))
+    command = [sys.executable, "manage.py", "makemessages", *ARGUMENTS]
     done = subprocess.run(command, cwd=copy, capture_output=True, text=True, timeout=600,
                           env={**os.environ, "PYTHONPATH": str(copy)})
     assert done.returncode == 0, done.stderr[-2000:]
