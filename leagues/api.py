@@ -3,9 +3,9 @@ settings.API_ROUTERS, so games never names this app). The same services as the p
 from datetime import datetime
 
 from django.shortcuts import get_object_or_404
-from ninja import Router, Schema, Status
+from ninja import Field, Router, Schema, Status
 
-from games.web.api import MatchId, PUBLIC, Strict, answers
+from games.web.api import OPTIONS_FIELD, GameOptions, MatchId, PUBLIC, Strict, answers, check_option_types
 from leagues import services
 from leagues.models import Event
 
@@ -21,7 +21,7 @@ class NewEvent(Strict):
     game_hours: int = 14 * 24
     round_hours: int = 14 * 24
     starts_at: datetime | None = None
-    options: dict = {}
+    options: GameOptions = Field({}, **OPTIONS_FIELD)
     fill: str = Event.BYES
     min_rating: float | None = None
     format: str = Event.SWISS
@@ -100,6 +100,7 @@ def events(request):
 
 @router.post("", response=answers(201, EventOut), summary="Organise an event")
 def event_new(request, payload: NewEvent):
+    check_option_types(payload.game, payload.options)
     event = services.event_create(organiser=request.auth, **payload.dict())
     return Status(201, _event_out(event))
 

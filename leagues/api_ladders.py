@@ -3,9 +3,9 @@ The same services as the pages (leagues/ladders.py)."""
 from datetime import datetime
 
 from django.shortcuts import get_object_or_404
-from ninja import Router, Schema, Status
+from ninja import Field, Router, Schema, Status
 
-from games.web.api import MatchId, PUBLIC, Strict, answers
+from games.web.api import OPTIONS_FIELD, GameOptions, MatchId, PUBLIC, Strict, answers, check_option_types
 from leagues import ladders
 from leagues.models import Challenge, Ladder
 
@@ -19,7 +19,7 @@ class NewLadder(Strict):
     idle_days: int = 14
     turn_seconds: int = 24 * 3600
     game_hours: int = 14 * 24
-    options: dict = {}
+    options: GameOptions = Field({}, **OPTIONS_FIELD)
 
 
 class LadderOut(Schema):
@@ -73,6 +73,7 @@ def ladder_list(request):
 
 @router.post("", response=answers(201, LadderOut), summary="Start a ladder")
 def ladder_new(request, payload: NewLadder):
+    check_option_types(payload.game, payload.options)
     return Status(201, _ladder_out(ladders.ladder_create(organiser=request.auth, **payload.dict())))
 
 

@@ -184,6 +184,16 @@ def _option_values(options: dict) -> dict:
     return options
 
 
+# A game's options as every API body takes them (a match's, an event's, a ladder's): at most 20,
+# each true/false, a whole number or a short text; check_option_types then holds each to its kind.
+GameOptions = Annotated[dict[str, Any], AfterValidator(_option_values)]
+OPTIONS_FIELD = {
+    "max_length": 20, "description": "The game's own options (see the rules page); unknown names are refused.",
+    "json_schema_extra": {"additionalProperties": {"anyOf": [{"type": "boolean"}, {"type": "integer"},
+                                                             {"type": "string", "maxLength": 40}]}},
+}
+
+
 def _games_enum(schema: dict) -> None:
     schema["enum"] = sorted(ENGINES)
 
@@ -192,10 +202,7 @@ class NewMatch(Strict):
     game: Annotated[str, AfterValidator(_one_line)] = Field(..., max_length=40, json_schema_extra=_games_enum,
                        description="One of the games (the Game component).")
     seats: int = Field(2, ge=1, le=16)
-    options: Annotated[dict[str, Any], AfterValidator(_option_values)] | None = Field(
-        None, max_length=20, description="The game's own options (see the rules page); unknown names are refused.",
-        json_schema_extra={"additionalProperties": {"anyOf": [{"type": "boolean"}, {"type": "integer"},
-                                                              {"type": "string", "maxLength": 40}]}})
+    options: GameOptions | None = Field(None, **OPTIONS_FIELD)
     turn_seconds: int = Field(24 * 3600, ge=play.MIN_TURN_SECONDS, le=play.MAX_TURN_SECONDS)
     time_bank_seconds: int = Field(0, ge=0, le=30 * 24 * 3600)
     game_deadline: Text | None = Field(None, max_length=40, json_schema_extra={"format": "date-time"})
@@ -363,7 +370,7 @@ def matches(request):
     return {"matches": [selectors.match_summary(m, request.auth) for m in selectors.user_matches_api(request.auth)[:200]]}
 
 
-def _check_option_types(game: str, options: dict) -> None:
+def check_option_types(game: str, options: dict) -> None:
     """A game's options as the API takes them: true/false for a yes-or-no, a whole number for a
     number (the pages' forms send text, which the engine reads; a client sends JSON)."""
     try:
@@ -388,7 +395,7 @@ def match_create(request, payload: NewMatch):
             deadline = None
         if deadline is None or timezone.is_naive(deadline):
             raise BadRequest(_("game_deadline must be an ISO 8601 date and time with a time zone."))
-    _check_option_types(payload.game, payload.options or {})
+    check_option_types(payload.game, payload.options or {})
     with limits.rate_counted("match_create", request.auth):  # a 429, as on the site
         match = play.match_create(
             creator=request.auth, game=payload.game, seats=payload.seats, options=payload.options,

@@ -204,6 +204,11 @@ def test_the_api_documents_and_serves_ladders_and_refuses_bad_input_with_json(cl
     status, refused = api("post", "/ladders", "olga", {"name": "Big", "game": "catan_ships"})
     assert status == 400 and "matches of two" in refused["error"]
     assert api("post", "/ladders", "olga", {"name": "L", "game": "pirater", "extra": 1})[0] in (400, 422)
+    # The game's options are taken as a match's are: a float is no whole number, a text no yes-or-no.
+    for options, says in (({"rounds": 1.5}, "rounds"), ({"isthmus": "1"}, "isthmus"), ({"rounds": [1]}, "rounds")):
+        status, refused = api("post", "/ladders", "olga", {"name": "L", "game": "fuldrigger", "options": options})
+        assert status == 400 and says in refused["error"], (options, refused)
+    assert Ladder.objects.count() == 1
     for who in ("ann", "bo"):
         assert api("post", f"/ladders/{made['id']}/rung", who)[0] == 201
     status, error = api("post", f"/ladders/{made['id']}/challenges", "ann", {"defender": "bo"})

@@ -98,6 +98,12 @@ def test_the_api_documents_and_serves_events(client, event):
     bad = client.post("/api/events", {"name": "x", "game": "pirater", "seats": 2, "rounds": 0},
                       content_type="application/json", **headers)
     assert bad.status_code == 400 and Event.objects.count() == 1
+    # The game's options are taken as a match's are: a float is no whole number, a text no yes-or-no.
+    for options, says in (({"rounds": 1.5}, "rounds"), ({"isthmus": "1"}, "isthmus"), ({"rounds": {"a": 1}}, "rounds")):
+        bad = client.post("/api/events", {"name": "x", "game": "fuldrigger", "seats": 2, "rounds": 2, "options": options},
+                          content_type="application/json", **headers)
+        assert bad.status_code == 400 and says in bad.json()["error"], (options, bad.content)
+    assert Event.objects.count() == 1
     detail = client.get(f"/api/events/{event.pk}").json()
     assert detail["standings"][0]["player"] == "ann"
 
