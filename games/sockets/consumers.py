@@ -104,6 +104,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # its own) have allowances of their own.
         self._moves = Allowance(settings.SOCKET_MOVE_BURST, settings.SOCKET_MOVES_PER_SECOND)
         self._messages = Allowance(settings.SOCKET_MESSAGE_BURST, settings.SOCKET_MESSAGES_PER_SECOND)
+        self._told_until = 0.0  # a refused move's wait ends (time.monotonic)
         self.user = self.scope.get("user")
         # A program may sign its socket with its API token ("Authorization: Token <key>", as the
         # API's requests): then the token is who asks; revoking it closes the socket.
@@ -250,19 +251,30 @@ class MatchConsumer(AsyncWebsocketConsumer):
             answer = await _in_pool(self._apply)(move)
             if answer is not None:
                 await self.send(text_data=json.dumps(answer))
+        elif move is not None and time.monotonic() >= self._told_until:
+            # Past the moves' allowance, the first time since the client was told how long to
+            # wait (or ever): told again, not counted as a flood. A bot that waits as told and
+            # then plays on at once meets this after every move it was let through; each of
+            # those counted against the messages' allowance closed it within seconds.
+            await self._refuse_move()
         elif not self._messages.take():
             await self._refuse(CLOSE_TOO_FAST)
         elif move is not None:
-            # Past the moves' allowance: told, not applied; these count as messages, so a
-            # client that keeps on is closed as any flood is.
-            # With how long to wait (as HTTP's Retry-After): a bot that waits so long is not
-            # refused again, nor taken for a flood.
-            refused = {"type": "move.refused", "status": 429, "error": _("Too many moves at once: wait a moment.")}
-            if (wait := self._moves.wait()) is not None:
-                refused["retry_after"] = wait
-            await self.send(text_data=json.dumps(refused))
+            # Sent again before the wait it was told: told again, and counted as any message is,
+            # so a client that keeps on is closed as any flood is.
+            await self._refuse_move()
         elif self.sent is not None:
             await self.send(text_data=self.sent)
+
+    async def _refuse_move(self):
+        """A move past the moves' allowance: not applied; the client is told how long to wait
+        (as HTTP's Retry-After), and a bot that waits so long is let through."""
+        refused = {"type": "move.refused", "status": 429, "error": _("Too many moves at once: wait a moment.")}
+        wait = self._moves.wait()
+        if wait is not None:
+            refused["retry_after"] = wait
+        self._told_until = time.monotonic() + wait if wait is not None else math.inf
+        await self.send(text_data=json.dumps(refused))
 
     @staticmethod
     def _move_in(text_data):

@@ -1,6 +1,7 @@
 """Moves over the socket that is already open (issue 26): applied by play.action_apply as
 the forms' and the API's are, answered on that socket after the commit with the new version
 and, for the player to act, their legal actions; hostile input gets a clear message."""
+import asyncio
 import json
 
 import pytest
@@ -86,7 +87,7 @@ async def test_moves_have_an_allowance_of_their_own_then_are_refused_then_close_
     for _ in range(4):   # more than the messages' burst: all answered
         await socket.send_to(text_data=json.dumps({"action": {"type": "fly"}}))
         assert (await _answer(socket))["status"] == 400
-    for _ in range(2):   # past the moves' allowance: refused with 429, within the messages'
+    for _ in range(3):   # past the moves' allowance: refused with 429 (the first one told, then within the messages')
         await socket.send_to(text_data=json.dumps({"action": {"type": "roll"}, "version": 0}))
         answer = await _answer(socket)
         assert answer["status"] == 429 and "Too many moves" in answer["error"]
@@ -95,6 +96,28 @@ async def test_moves_have_an_allowance_of_their_own_then_are_refused_then_close_
     await socket.send_to(text_data=json.dumps({"action": {"type": "roll"}, "version": 0}))
     sent, code = await _until_closed(socket)
     assert code == consumers.CLOSE_TOO_FAST
+
+
+async def test_a_bot_that_waits_as_told_after_each_refused_move_is_never_closed(settings):
+    # A bot plays on as soon as a move is answered: past the moves' allowance each next move is
+    # refused with a wait, which it keeps. Those refusals counted as messages too, and closed it
+    # (4008) after the messages' burst: the bench's bots on the state feed lost four sockets so.
+    settings.SOCKET_MESSAGE_BURST, settings.SOCKET_MESSAGES_PER_SECOND = 1, 0.01
+    settings.SOCKET_MOVE_BURST, settings.SOCKET_MOVES_PER_SECOND = 1, 4
+    match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
+    socket = await _open(match.pk, await sync_to_async(_signed_in)(anna))
+    refused = 0
+    for _ in range(6):
+        await socket.send_to(text_data=json.dumps({"action": {"type": "fly"}}))
+        answer = await _answer(socket)
+        while answer["status"] == 429:
+            refused += 1
+            await asyncio.sleep(answer["retry_after"])
+            await socket.send_to(text_data=json.dumps({"action": {"type": "fly"}}))
+            answer = await _answer(socket)
+        assert answer["status"] == 400  # let through: the engine's answer to a move it does not know
+    assert refused >= 2  # more than the messages' burst, each one waited for
+    await socket.disconnect()
 
 
 async def test_a_change_is_rendered_for_the_sockets_only_while_someone_watches(monkeypatch):
