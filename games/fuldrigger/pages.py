@@ -514,6 +514,8 @@ def _selected(view, seat, acts: Legal, movable: set, ships_by_id: dict, query) -
     return {"ship": number, "name": ship["name"], "from": place(ship["node"]), "node": ship["node"],
             "total": view["turn"]["total"], "destinations": destinations, "to": chosen,
             "near_fleet": near_fleet, "near": "&near=fleet" if near_fleet else "",
+            # Only a ship with a cargo has ports that buy it ringed green on the map.
+            "laden": bool(ship.get("cargo")),
             "action": {"type": "move", "ship": number}}
 
 

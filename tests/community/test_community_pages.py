@@ -156,7 +156,7 @@ def test_a_catan_match_with_ships_off_is_listed_as_catan(player, opponent, outsi
     assert f'Catan with ships #{ships.pk}</a> <small class="meta">Catan with ships</small>' in current
     open_one = play.match_create(creator=player, game="catan_ships", seats=3, options={"ships": False})
     lobby = client_for(opponent).get(reverse("lobby")).content.decode()
-    assert f"Catan #{open_one.pk}</a></td><td>Catan</td>" in lobby
+    assert f"Catan #{open_one.pk}</a></td><td data-label=\"Game\">Catan</td>" in lobby
 
 
 def test_private_matches_stay_off_a_strangers_view(player, opponent, outsider):

@@ -62,7 +62,7 @@ def test_port_labels_cover_neither_the_column_letters_nor_the_anchorages(board):
 
 def test_home_says_which_variant_seats_five_to_eight(client, db):
     page = client.get("/").content.decode()
-    line = re.search(r"<strong>Pirater</strong>[^<]*", page).group(0)
+    line = re.search(r"<strong>Pirater</strong>\s*<span>[^<]*", page).group(0)
     assert "2–4 players" in line and "5–8 with the variant “Double board”" in line
 
 
