@@ -103,7 +103,7 @@ async def test_a_bot_that_waits_as_told_after_each_refused_move_is_never_closed(
     # refused with a wait, which it keeps. Those refusals counted as messages too, and closed it
     # (4008) after the messages' burst: the bench's bots on the state feed lost four sockets so.
     settings.SOCKET_MESSAGE_BURST, settings.SOCKET_MESSAGES_PER_SECOND = 1, 0.01
-    settings.SOCKET_MOVE_BURST, settings.SOCKET_MOVES_PER_SECOND = 1, 4
+    settings.SOCKET_MOVE_BURST, settings.SOCKET_MOVES_PER_SECOND = 1, 2  # a wait of half a second
     match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
     socket = await _open(match.pk, await sync_to_async(_signed_in)(anna))
     refused = 0
