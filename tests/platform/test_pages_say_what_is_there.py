@@ -11,10 +11,7 @@ from games.models import Match
 from notifications.models import Notification
 from tests.conftest import client_for
 from tests.fuldrigger.fuldrigger_pages_support import change_state, start
-
-
-def _live(client, match, query=""):
-    return client.get(match.get_absolute_url() + query, HTTP_HX_REQUEST="true").content.decode()
+from tests.fuldrigger.test_fuldrigger_page_words import live_part as _live
 
 
 def test_the_green_rings_are_told_only_for_a_ship_with_a_cargo(player, opponent):
