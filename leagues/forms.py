@@ -26,7 +26,8 @@ class EventForm(forms.Form):
     game_hours = forms.IntegerField(label=_("Hours for a whole match"), min_value=1, initial=14 * 24)
     round_hours = forms.IntegerField(label=_("Hours for a round"), min_value=1, initial=14 * 24)
     starts_at = forms.DateTimeField(label=_("Starts at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    min_rating = forms.FloatField(label=_("Least rating to enter"), required=False)
+    min_rating = forms.FloatField(label=_("Least rating to enter"), min_value=Event.MIN_RATING_BAR,
+                                  max_value=Event.MAX_RATING_BAR, required=False)
     min_reliability = forms.IntegerField(label=_("Least share of turns taken in time to enter (%)"), min_value=0,
                                          max_value=100, required=False)
 

@@ -14,6 +14,10 @@ class Event(models.Model):
                       (FINISHED, _("Finished"))]
     BYES, BOTS, SMALLER = "byes", "bots", "smaller"
     FILL_CHOICES = [(BYES, _("Byes")), (BOTS, _("A bot seat")), (SMALLER, _("Smaller tables"))]
+    # The least rating an event may ask for lies in these bounds (a rating is a skill less three
+    # times its doubt: a new player has 0, the best rarely pass 60); outside them a bar would
+    # admit everyone or no one.
+    MIN_RATING_BAR, MAX_RATING_BAR = -100, 100
 
     name = models.CharField(max_length=80)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_events")

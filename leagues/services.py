@@ -95,6 +95,9 @@ def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds
             min_rating = float(min_rating)
         except (TypeError, ValueError):
             raise BadRequest(_("The least rating must be a number.")) from None
+        if not Event.MIN_RATING_BAR <= min_rating <= Event.MAX_RATING_BAR:
+            raise BadRequest(_("The least rating must lie between %(low)s and %(high)s.")
+                             % {"low": Event.MIN_RATING_BAR, "high": Event.MAX_RATING_BAR})
     else:
         min_rating = None
     if min_reliability not in (None, ""):

@@ -132,6 +132,9 @@ def test_the_round_deadline_ends_unfinished_matches_by_the_games_ranking_and_pai
     ({"options": {"finish": 1}}, ""),
     ({"name": ""}, "name"),
     ({"starts_at": timezone.now() - timedelta(hours=1)}, "future"),
+    ({"min_rating": "strong"}, "must be a number"),
+    ({"min_rating": 1e308}, "between -100 and 100"),   # a bar nobody could ever pass
+    ({"min_rating": float("nan")}, "between -100 and 100"),
 ])
 def test_bad_input_is_refused_and_nothing_is_stored(bad, message):
     with pytest.raises(BadRequest) as exc:
