@@ -195,6 +195,55 @@
     }
   }
 
+  // The board enlarged, for a phone: copies of the board and of the pieces as they stand, without
+  // their ids (the page's own hold the symbols both use), in a dialog whose frame scrolls. A new
+  // live part while it is open redraws the pieces in it and leaves the frame where it was.
+  function zoomCopy(svg, cls) {
+    var copy = svg.cloneNode(true);
+    copy.querySelectorAll("[id], defs").forEach(function (el) {
+      if (el.tagName.toLowerCase() === "defs") el.remove(); else el.removeAttribute("id");
+    });
+    ["id", "aria-labelledby", "role"].forEach(function (name) { copy.removeAttribute(name); });
+    copy.setAttribute("aria-hidden", "true");
+    copy.classList.add(cls);
+    return copy;
+  }
+
+  function zoomPieces(dialog) {
+    var board = dialog.querySelector(".pt-zoom-board");
+    var pieces = document.querySelector("#match-live .pt-pieces, .replay-board .pt-pieces");
+    var old = board.querySelector(".pt-zoom-pieces");
+    if (old) old.remove();
+    if (pieces) board.appendChild(zoomCopy(pieces, "pt-zoom-pieces"));
+  }
+
+  function setUpZoom() {
+    var wrap = document.getElementById("pt-board");
+    var dialog = wrap && wrap.querySelector(".pt-zoom");
+    if (!dialog || !dialog.showModal || dialog.dataset.ready) return;
+    dialog.dataset.ready = "1";
+    var button = wrap.querySelector(".pt-enlarge"), frame = dialog.querySelector(".pt-zoom-frame");
+    button.closest(".pt-enlarge-line").hidden = false;
+    button.addEventListener("click", function () {
+      var board = dialog.querySelector(".pt-zoom-board");
+      if (!board.querySelector(".pt-board")) board.appendChild(zoomCopy(wrap.querySelector(".pt-board"), "pt-zoom-sea"));
+      zoomPieces(dialog);
+      dialog.showModal();
+      frame.scrollLeft = (frame.scrollWidth - frame.clientWidth) / 2;
+    });
+    dialog.querySelector(".pt-zoom-close").addEventListener("click", function () { dialog.close(); });
+    dialog.addEventListener("close", function () { button.focus({preventScroll: true}); });
+    function redraw() { if (dialog.open) zoomPieces(dialog); }
+    document.addEventListener("htmx:afterSettle", redraw);
+    document.addEventListener("htmx:wsAfterMessage", redraw);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", setUpZoom);
+  } else {
+    setUpZoom();
+  }
+
   if (window.htmx) {
     htmx.onLoad(start);
   } else {

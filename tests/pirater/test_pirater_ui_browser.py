@@ -193,3 +193,59 @@ def test_replay_steps_by_htmx_and_verify_explains_the_draws(browser, live_site):
     me.shot("profile")
     assert me.axe() == []
     assert me.errors == []
+
+
+def test_on_a_phone_the_board_enlarges_with_the_pieces_and_follows_the_game(browser, live_site):  # noqa: F811
+    """A square of the board is ~16 px on a phone and the ports' names unreadable: "Enlarge the
+    board" shows it at a desk's size in a frame that scrolls, with the pieces as they stand (and
+    as they move while it is open); "Back to the game" returns focus to the button. On a desk the
+    button is not shown."""
+    anna, bo = make_user("anna"), make_user("bo")
+    match = play.match_create(creator=anna, game="pirater", seats=2)
+    play.match_join(match_id=match.pk, user=bo)
+    match = usable_first_roll(choose_ports(match))
+    users = {s.number: s.user for s in match.seats.all()}
+    mover, watcher = users[match.state["current"]], users[1 - match.state["current"]]
+    phone = Player(browser, live_site, "zoom", **PHONE)
+    phone.log_in(watcher.username)
+    phone.go(match.get_absolute_url())
+    page = phone.page
+    page.wait_for_selector("#pt-live")
+    square = page.evaluate("document.querySelector('.pt-board').getBoundingClientRect().width / 21")
+    assert square < 20
+    page.tap(".pt-enlarge")
+    page.wait_for_selector(".pt-zoom[open] .pt-zoom-pieces")
+    assert page.evaluate("document.activeElement.className") == "pt-zoom-close"
+    sizes = page.evaluate("""() => { const b = document.querySelector('.pt-zoom-board .pt-board').getBoundingClientRect();
+        const p = document.querySelector('.pt-zoom-board .pt-pieces').getBoundingClientRect();
+        const f = document.querySelector('.pt-zoom-frame');
+        return {square: b.width / 21, left: p.left - b.left, top: p.top - b.top, width: p.width - b.width,
+                scrolls: f.scrollWidth > f.clientWidth, ships: document.querySelectorAll('.pt-zoom-pieces .pt-fleet use').length,
+                page_ships: document.querySelectorAll('#match-live .pt-pieces .pt-fleet use').length,
+                ids: [...document.querySelectorAll('[id]')].map(e => e.id).filter((id, i, all) => all.indexOf(id) !== i)}; }""")
+    assert sizes["square"] >= 2 * square and sizes["square"] >= 36, sizes
+    assert abs(sizes["left"]) < 1 and abs(sizes["top"]) < 1 and abs(sizes["width"]) < 1, sizes   # the pieces lie on the board
+    assert sizes["scrolls"] and sizes["ships"] == sizes["page_ships"] > 0, sizes
+    assert sizes["ids"] == [], sizes
+    assert not phone.sideways()
+    page.screenshot(path=str(ARTIFACTS / "pt-ui-zoom-enlarged.png"))
+    assert phone.axe() == []
+
+    # A move by the other player while it is open: the enlarged pieces follow the new version.
+    before = page.evaluate("document.querySelector('.pt-zoom-pieces').outerHTML")
+    desk = Player(browser, live_site, "zoom-desk", **DESKTOP)
+    desk.log_in(mover.username)
+    desk.go(match.get_absolute_url())
+    assert not desk.page.is_visible(".pt-enlarge")   # on a desk the board is large enough
+    desk.page.click(".pt-roll button")
+    wait_version(desk.page, match.version + 1)
+    desk.page.click(".pt-list p:not([hidden]) button")
+    wait_version(page, match.version + 2)   # rolled and sailed
+    page.wait_for_function("(before) => document.querySelector('.pt-zoom-pieces').outerHTML !== before", arg=before)
+    assert page.evaluate("document.querySelector('#match-live .pt-pieces').innerHTML") == \
+        page.evaluate("document.querySelector('.pt-zoom-pieces').innerHTML")
+
+    page.tap(".pt-zoom-close")
+    page.wait_for_selector(".pt-zoom:not([open])", state="attached")
+    assert page.evaluate("document.activeElement.className") == "pt-enlarge"
+    assert phone.errors == [] and desk.errors == []
