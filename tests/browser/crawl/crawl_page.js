@@ -231,7 +231,9 @@
   // leave the page), each marked so the crawl can find it again.
   function controls(scope) {
     document.querySelectorAll("[data-crawl]").forEach((el) => el.removeAttribute("data-crawl"));
-    const root = document.querySelector(scope) || document.body;
+    // While a modal dialog is open (Pirater's enlarged board) the rest of the page is inert: a
+    // player can reach only what is in the dialog.
+    const root = document.querySelector("dialog:modal") || document.querySelector(scope) || document.body;
     const out = [];
     targets().forEach((t) => {
       const el = t.control;

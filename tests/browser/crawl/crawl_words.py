@@ -5,8 +5,9 @@ import re
 # A rule's ID from the digests (/work/shared/rules): F… Fuldrigger, P… Pirater, C… Catan.
 RULE_CODE = re.compile(r"\b[FPC]\d{1,2}\b")
 # Where a game names its squares the same way (Pirater's "F5"), a rule code shows only by where
-# it stands: in brackets, "(P5)", "(F5: 100)", or before a colon, "P20:".
-RULE_CODE_BY_PLACE = re.compile(r"\(\s*[FPC]\d{1,2}\b[^)]*\)|\b[FPC]\d{1,2}:(?!\d)")
+# it stands: in brackets, "(P5)", "(F5: 100)", or before a colon, "P20:" — but not after a die,
+# where the move list names a fleet's square ("5 C10: E to H10": die 5, the fleet on C10).
+RULE_CODE_BY_PLACE = re.compile(r"\(\s*[FPC]\d{1,2}\b[^)]*\)|(?<![1-6] )\b[FPC]\d{1,2}:(?!\d)")
 NONE = re.compile(r"\bNone\b")
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 

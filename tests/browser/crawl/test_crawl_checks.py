@@ -79,3 +79,5 @@ def test_the_words_a_player_must_not_read():
     # Pirater names squares like rule codes: there only the bracketed or colon form counts.
     assert findings("Dit skib på F5 sejler til C8", rule_code=RULE_CODE_BY_PLACE) == []
     assert [w for _, w, _ in findings("Hjemhavn (P5) · P20: tre", rule_code=RULE_CODE_BY_PLACE)] == ["(P5)", "P20:"]
+    # Pirater's move list: a die, then the square of the fleet that moves, then its moves.
+    assert findings("Træk: terning, skib, retning\n5 C10: Ø til H10\n2 P11: N til P9", rule_code=RULE_CODE_BY_PLACE) == []
