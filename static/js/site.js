@@ -165,6 +165,30 @@ document.addEventListener("htmx:wsBeforeMessage", function (event) {
       }, function () { asking = false; });
   }
 
+  // The player's own changes in the panel (pause, remove, move up or down, add) replace it as
+  // well: the kinds they had opened stay open, with what was typed in them — but for the kind
+  // just added, which closes (the new order takes the focus in the list). Else the panel, and
+  // the page with it, shrank under the player's finger by the height of every open form.
+  var own = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var panel = document.getElementById("orders");
+    if (!panel || event.detail.target !== panel) return;
+    own = kept(panel);
+    own.focused = null;  // the panel that comes says where the focus goes (autofocus)
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var added = source && source.closest && source.closest("details.orders-add");
+    var kind = added && added.querySelector("input[name=kind]");
+    if (kind && event.detail.xhr && event.detail.xhr.status < 400) {
+      own.open = own.open.filter(function (k) { return k !== kind.value; });
+      own.fields = own.fields.filter(function (f) { return f.at.kind !== kind.value; });
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var panel = document.getElementById("orders"), was = own;
+    own = null;
+    if (was && panel) restore(panel, was);
+  });
+
   document.addEventListener("htmx:wsAfterMessage", refresh);
   document.addEventListener("htmx:afterSettle", refresh);
   document.addEventListener("DOMContentLoaded", refresh);

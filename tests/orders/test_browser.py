@@ -131,6 +131,14 @@ def test_a_road_order_takes_its_edge_from_a_pick_on_the_board(browser, live_site
     summary.tap() if device == "phone" else summary.click()
     pick = kind.locator("button.orders-pick")
     pick.wait_for(state="visible")
+    # The list of edges names each in words, longer in some languages and later in a match: the
+    # longest must not widen the page past a phone's (a Swedish crawl met a list 528 px wide).
+    assert page.evaluate("""() => { const list = document.querySelector("#orders select[name='f.edge']");
+        const long = new Option("kanten mellan Skog 12 och havet väster om Kullar 11, vid hamnen i nordost");
+        list.add(long);
+        const fits = document.documentElement.scrollWidth <= document.documentElement.clientWidth;
+        long.remove();
+        return fits; }""")
     version = Match.objects.get(pk=match.pk).version
     pick.tap() if device == "phone" else pick.click()
     spots = page.locator("#cs-live .cs-board.orders-picking .orders-picks .orders-pick-spot")
@@ -261,5 +269,43 @@ def test_a_refused_move_and_a_refused_order_show_their_message_with_a_clean_cons
     kind.locator("button[type=submit]").click()
     page.wait_for_selector("#orders .error[role=alert]:has-text('must be a time in the future')")
     assert not StandingOrders.objects.filter(match=match).exists()
+    context.close()
+    assert errors == []
+
+
+def test_what_the_player_opened_in_the_panel_stays_open_as_they_change_their_orders(browser, live_site):
+    """On a phone, with two kinds of order opened (one with a choice made): pausing the orders
+    keeps both open with the choice, so the page does not shrink and jump under the finger;
+    adding one of them closes that one only, and the new order takes the focus in the list."""
+    anna = make_user("anna")
+    match = play.match_create(creator=anna, game="catan_ships", seats=3, bot_seats=2, title="Kept open")
+    match = _to_the_game_proper(Match.objects.get(pk=match.pk), anna)
+    context, page, errors = _signed_in(browser, live_site, "anna", "phone")
+    page.goto(f"{live_site}/matches/{match.pk}/")
+
+    def kind(words):
+        return page.locator("#orders details.orders-add", has=page.locator(f'summary:has-text("{words}")'))
+
+    discard, robber = kind("On a 7, discard in this order of resources"), kind("Put the robber on the leader")
+    for opened in (discard, robber):
+        opened.locator("summary").scroll_into_view_if_needed()
+        opened.locator("summary").tap()
+    discard.locator("select[name='f.order']").first.select_option("ore")
+    pause = page.locator("#orders button.orders-pause")
+    pause.scroll_into_view_if_needed()
+    before = page.evaluate("() => window.scrollY")
+    pause.tap()
+    page.wait_for_function("() => document.querySelector('#orders .orders-pause').getAttribute('aria-pressed') === 'true'")
+    assert discard.get_attribute("open") is not None and robber.get_attribute("open") is not None
+    assert discard.locator("select[name='f.order']").first.input_value() == "ore"
+    assert abs(page.evaluate("() => window.scrollY") - before) < 5, "the page stays put"
+
+    add = robber.locator("button[type=submit]")
+    add.scroll_into_view_if_needed()
+    add.tap()
+    page.wait_for_function("() => document.querySelectorAll('#orders .orders-lines li:not(.empty)').length == 1")
+    assert kind("Put the robber on the leader").get_attribute("open") is None
+    assert kind("On a 7, discard in this order of resources").get_attribute("open") is not None
+    page.wait_for_function("() => document.activeElement.closest('.orders-lines') !== null")  # as htmx settles
     context.close()
     assert errors == []
