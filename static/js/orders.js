@@ -42,6 +42,8 @@
       spot.style.top = option.getAttribute("data-y") + "%";
       spot.value = option.value;
       spot.title = option.textContent;
+      // The pick goes back to the list it fills, which is brought into view (done, below).
+      if (list.id) spot.setAttribute("data-shows", "#" + list.id);
       var words = document.createElement("span");
       words.textContent = option.textContent;
       spot.appendChild(words);

@@ -249,7 +249,10 @@
       const n = out.length;
       el.setAttribute("data-crawl", String(n));
       const shown = t.box;
-      const focusable = el.tabIndex >= 0 || el.matches("a[href], button, summary, input, select, textarea");
+      // Left out of the Tab order on purpose (tabindex="-1": the ships on Fuldrigger's map, which
+      // the fleet's buttons stand for), a control is no keyboard player's to press.
+      const focusable = el.getAttribute("tabindex") !== "-1" &&
+        (el.tabIndex >= 0 || el.matches("a[href], button, summary, input, select, textarea"));
       out.push({n: n, kind: kind, key: key, weight: weight, focusable: focusable && !el.closest("svg[aria-hidden=true]"),
                 desc: describe(el), region: region(el), label: el.matches("input") && !seen(el) && !!el.closest("label"),
                 min: el.getAttribute("min"), max: el.getAttribute("max"), options: el.matches("select") ? el.options.length : 0,

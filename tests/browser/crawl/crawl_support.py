@@ -381,8 +381,12 @@ class Crawl(Player):
             self.settle()
         # A control that says it brings another part of the page into view (data-shows, as "Pick
         # it on the board" does) may move the page: that part must then be in view instead.
+        # Unless nothing came of it (a form the browser held back for a field left empty): the
+        # control is still there and the page has not moved, and the step is judged as any other.
         shows = chosen.get("shows")
-        if shows:
+        stayed = page.evaluate("n => !!document.querySelector(`[data-crawl=\"${n}\"]`)", chosen["n"]) and \
+            abs(page.evaluate("() => window.scrollY") - before) <= 2
+        if shows and not stayed:
             return {"done": done, "before": None, "region": shows, "region_shown": IN_VIEW}
         return {"done": done, "before": before, "region": chosen["region"], "region_shown": shown.get("shown", 0)}
 
