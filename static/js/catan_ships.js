@@ -168,6 +168,7 @@
       open.removeAttribute("open");
       open.querySelector("summary").focus({preventScroll: true});
     }
+    backToPick(confirmBar());
     unpick();
   });
 
@@ -231,8 +232,17 @@
       acted = {board: true, value: armed.value};
       armed.click();
     }
+    if (event.target.closest(".cs-confirm-no")) backToPick(bar);
     if (event.target.closest(".cs-confirm-yes, .cs-confirm-no")) unpick();
   });
+
+  // "Cancel" (or Escape) hides the bar that holds the focus: it goes back to the place picked,
+  // not to the page's start.
+  function backToPick(bar) {
+    if (!bar || !bar.contains(document.activeElement) || !bar.picked || !document.contains(bar.picked)) return;
+    var menu = bar.picked.closest(".cs-spot-menu");
+    (menu ? menu.querySelector("summary") : bar.picked).focus({preventScroll: true});
+  }
 
   if (window.htmx) {
     window.htmx.onLoad(function (root) {

@@ -205,6 +205,8 @@ def test_on_a_phone_every_lit_place_is_big_enough_and_a_tap_only_picks_it(table)
     me.shot("setup-confirm")
     me.press(me.page.locator(".cs-confirm-no"))
     assert not me.page.locator(".cs-confirm").is_visible()
+    # The bar that held the focus is hidden: the focus goes back to the place picked, not <body>.
+    assert me.page.evaluate("() => document.activeElement.classList.contains('cs-spot')")
     me.press(spot)
     me.press(me.page.locator(".cs-confirm-yes"))
     me.wait_version_above(version)
