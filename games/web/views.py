@@ -494,7 +494,9 @@ def match_orders(request, match_id):
                  "up": index - 1, "down": index + 1}.get(do, 0)
         context["orders_focus"], context["orders_focus_line"] = "line", max(0, min(moved, count - 1))
     else:
-        context["orders_focus"] = "title"
+        # The last order removed: the line saying there are none stands where it was (the panel's
+        # title lay far above, and focusing it scrolled the page away from the finger).
+        context["orders_focus"] = "empty"
     if problem and not context["orders_shown"]:
         return HttpResponse(problem, status=status, content_type="text/plain; charset=utf-8")
     if not request.htmx:

@@ -186,7 +186,18 @@ document.addEventListener("htmx:wsBeforeMessage", function (event) {
   document.addEventListener("htmx:afterSwap", function () {
     var panel = document.getElementById("orders"), was = own;
     own = null;
-    if (was && panel) restore(panel, was);
+    if (!was || !panel) return;
+    restore(panel, was);
+    // The control used went with the swap; the panel says where the focus goes (autofocus: the
+    // line moved or added, the pause). htmx would focus it as the browser does, centring it when
+    // it lies partly off screen (a jump of half a screen under the pointer): here it is focused
+    // first, and the page scrolled only as far as it takes to show it whole.
+    var wanted = panel.querySelector("[autofocus]");
+    if (!wanted) return;
+    wanted.removeAttribute("autofocus");
+    wanted.focus({preventScroll: true});
+    var box = wanted.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) wanted.scrollIntoView({block: "nearest"});
   });
 
   document.addEventListener("htmx:wsAfterMessage", refresh);

@@ -309,3 +309,37 @@ def test_what_the_player_opened_in_the_panel_stays_open_as_they_change_their_ord
     page.wait_for_function("() => document.activeElement.closest('.orders-lines') !== null")  # as htmx settles
     context.close()
     assert errors == []
+
+
+def test_a_moved_order_partly_off_screen_is_shown_by_the_least_scroll(browser, live_site):
+    """On a desk, the first order just above the top of the screen: "Move up" on the second puts
+    it first, where the first was, and gives it the focus. The page scrolls only as far as it
+    takes to show the line; focused as the browser does, it was centred, half a screen away from
+    the pointer (a longer crawl met a jump of 475 px)."""
+    from games.play import orders as order_service
+
+    anna = make_user("anna")
+    match = play.match_create(creator=anna, game="catan_ships", seats=3, bot_seats=2, title="Up")
+    match = _to_the_game_proper(Match.objects.get(pk=match.pk), anna)
+    order_service.orders_set(match_id=match.pk, user=anna, lines=[{"kind": "decline_trades", "scope": "always"},
+                                                                   {"kind": "robber_leader", "scope": "always"}])
+    context, page, errors = _signed_in(browser, live_site, "anna", "desktop")
+    page.goto(f"{live_site}/matches/{match.pk}/")
+    lines = page.locator("#orders .orders-lines li")
+    # Every kind opened (the page long enough below), then the first line just above the screen
+    # and the second at its top: "Move up" at the top of the screen.
+    page.evaluate("() => document.querySelectorAll('#orders details.orders-add').forEach(d => { d.open = true; })")
+    page.evaluate("() => { const r = document.querySelectorAll('#orders .orders-lines li')[1].getBoundingClientRect();"
+                  " window.scrollBy(0, r.top - 2); }")
+    assert page.evaluate("() => document.querySelector('#orders .orders-lines li').getBoundingClientRect().bottom") <= 0
+    moved = lines.nth(1).inner_text().split("\n")[0][:20]
+    before = page.evaluate("() => window.scrollY")
+    lines.nth(1).locator("button[value=up]").click()
+    page.wait_for_function("(words) => document.querySelector('#orders .orders-lines li').innerText.startsWith(words)",
+                           arg=moved)
+    page.wait_for_function("() => document.activeElement === document.querySelector('#orders .orders-lines li')")
+    shift = before - page.evaluate("() => window.scrollY")
+    assert 0 <= shift < 60, shift
+    assert page.evaluate("() => document.querySelector('#orders .orders-lines li').getBoundingClientRect().top") > -1
+    context.close()
+    assert errors == []

@@ -78,7 +78,8 @@ def test_the_panel_that_replaces_this_one_says_where_the_focus_goes(sea_match):
     assert "orders-pause" in focused(post(bo, sea_match, do="pause", paused="1"))
     assert 'role="alert"' in focused(post(bo, sea_match, do="add", kind="dance"))
     post(bo, sea_match, do="remove", index="1")
-    assert 'id="orders-title"' in focused(post(bo, sea_match, do="remove", index="0"))
+    # The last one removed: the line saying there are none, where the removed line stood.
+    assert 'class="empty"' in focused(post(bo, sea_match, do="remove", index="0"))
     page = bo.get(f"/matches/{sea_match.pk}/").content.decode()
     assert "autofocus" not in page.split('id="orders"', 1)[1].split("</section>", 1)[0]
 
