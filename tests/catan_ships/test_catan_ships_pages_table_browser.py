@@ -202,6 +202,12 @@ def test_on_a_phone_every_lit_place_is_big_enough_and_a_tap_only_picks_it(table)
     match.refresh_from_db()
     assert match.version == version
     assert "Place a settlement" in me.page.inner_text(".cs-confirm")
+    # Scrolled to the end, the page's last control comes out from under the bar (a longer crawl
+    # could not reach the language chooser).
+    assert me.page.evaluate("""() => { window.scrollTo(0, document.documentElement.scrollHeight);
+        const last = document.querySelector('.language-chooser button'), r = last.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return hit === last || last.contains(hit); }""")
     me.shot("setup-confirm")
     me.press(me.page.locator(".cs-confirm-no"))
     assert not me.page.locator(".cs-confirm").is_visible()
