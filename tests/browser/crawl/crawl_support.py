@@ -384,11 +384,15 @@ class Crawl(Player):
         # Unless nothing came of it (a form the browser held back for a field left empty): the
         # control is still there and the page has not moved, and the step is judged as any other.
         shows = chosen.get("shows")
-        stayed = page.evaluate("n => !!document.querySelector(`[data-crawl=\"${n}\"]`)", chosen["n"]) and \
-            abs(page.evaluate("() => window.scrollY") - before) <= 2
-        if shows and not stayed:
+        if shows and not self._came_to_nothing(chosen["n"], before):
             return {"done": done, "before": None, "region": shows, "region_shown": IN_VIEW}
         return {"done": done, "before": before, "region": chosen["region"], "region_shown": shown.get("shown", 0)}
+
+    def _came_to_nothing(self, n, before) -> bool:
+        """The control marked `n` is still on the page and the page has not moved."""
+        page = self.page
+        return page.evaluate("n => !!document.querySelector(`[data-crawl=\"${n}\"]`)", n) and \
+            abs(page.evaluate("() => window.scrollY") - before) <= 2
 
     def _check_only_chosen(self, n, done, promise, version, clicks):
         """After one press on a board spot whose words promise a choice first: once the page has
