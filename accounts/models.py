@@ -142,6 +142,17 @@ class Profile(models.Model):
         return sorted(set(hours), reverse=True)
 
 
+def user_named(username):
+    """The account called `username`, or None. A name no account can have — not text, empty,
+    longer than a username may be, or with a NUL, which PostgreSQL refuses even to compare — is
+    nobody, without a query."""
+    if not isinstance(username, str) or not username or len(username) > 150 or "\x00" in username:
+        return None
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.filter(username=username).first()
+
+
 def display_name(user) -> str:
     profile = getattr(user, "profile", None) if user is not None else None
     if profile is not None:

@@ -1,10 +1,10 @@
 """The events' pages: thin, each a form post to one service, errors shown on the page."""
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config.htmx import refused
+from accounts.models import user_named
 from games.errors import BadRequest, ServiceError
 from leagues import services
 from leagues.forms import EventForm
@@ -69,8 +69,7 @@ def event_act(request, event_id):
         elif what in ("pause", "resume"):
             services.event_pause(event_id=event.pk, actor=request.user, paused=what == "pause")
         elif what in ("remove", "hand"):
-            User = get_user_model()
-            player = User.objects.filter(username=request.POST.get("player", "")).first()
+            player = user_named(request.POST.get("player"))
             if player is None:
                 raise BadRequest(_no_player())
             if what == "remove":

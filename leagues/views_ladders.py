@@ -1,11 +1,11 @@
 """The ladders' pages: thin, each form post one service, errors shown on the page."""
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engines import ENGINES
+from accounts.models import user_named
 from games.errors import BadRequest, ServiceError
 from leagues import ladders
 from leagues.models import Challenge, Ladder
@@ -72,7 +72,7 @@ def ladder_act(request, ladder_id):
         elif what == "leave":
             ladders.ladder_leave(ladder_id=ladder.pk, user=request.user)
         elif what == "challenge":
-            defender = get_user_model().objects.filter(username=request.POST.get("player", "")).first()
+            defender = user_named(request.POST.get("player"))
             if defender is None:
                 raise BadRequest(_("There is no player by that name."))
             challenge = ladders.challenge_make(ladder_id=ladder.pk, challenger=request.user, defender=defender)

@@ -303,8 +303,10 @@ def subscribe(*, user, endpoint: str, p256dh: str, auth: str, name: str) -> Push
 
 
 def unsubscribe(*, user, pk=None, endpoint=None) -> int:
+    if pk is None and (not endpoint or len(endpoint) > 800 or "\x00" in endpoint):
+        return 0  # no subscription is stored so (subscribe refuses it; PostgreSQL cannot even compare a NUL)
     qs = PushSubscription.objects.filter(user=user)
-    qs = qs.filter(pk=pk) if pk is not None else qs.filter(endpoint=endpoint or "")
+    qs = qs.filter(pk=pk) if pk is not None else qs.filter(endpoint=endpoint)
     return qs.delete()[0]
 
 

@@ -162,6 +162,9 @@ def test_the_pages_make_a_ladder_join_it_and_challenge_within_reach_only(client)
     assert page.count('name="do" value="challenge"') == 1 and 'value="bo"' in page
     far = client.post(f"/events/ladders/{ladder.pk}/act/", {"do": "challenge", "player": "ann"})
     assert far.status_code == 400 and "1 to 1 places above" in far.content.decode()
+    for nobody in ("bo\x00", "x" * 151):   # a NUL was a 500 on PostgreSQL
+        refused = client.post(f"/events/ladders/{ladder.pk}/act/", {"do": "challenge", "player": nobody})
+        assert refused.status_code == 400 and "There is no player by that name." in refused.content.decode()
     went = client.post(f"/events/ladders/{ladder.pk}/act/", {"do": "challenge", "player": "bo"})
     challenge = Challenge.objects.get()
     assert went.status_code == 302 and went["Location"] == challenge.match.get_absolute_url()

@@ -70,6 +70,16 @@ def test_it_joins_leaves_and_only_the_organiser_uses_the_tools(client, event):
     assert client.post(f"/events/{event.pk}/act/", {"do": "nonsense"}).status_code == 400
 
 
+@pytest.mark.parametrize("name", ["ann\x00", "\x00", "a" * 151, ""])
+def test_the_organisers_tools_name_nobody_for_a_name_no_account_can_have(client, event, name):
+    """A NUL in the name was a 500 on PostgreSQL, which refuses even to compare it."""
+    services.event_join(event_id=event.pk, user=make_user("ann"))
+    client.force_login(event.organiser)
+    response = client.post(f"/events/{event.pk}/act/", {"do": "remove", "player": name})
+    assert response.status_code == 400 and "There is no player by that name." in response.content.decode()
+    assert Entry.objects.filter(event=event).count() == 1
+
+
 def test_the_match_page_and_home_page_link_to_the_event(client, event):
     players = [make_user(n) for n in ("ann", "bo")]
     for p in players:

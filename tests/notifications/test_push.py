@@ -262,6 +262,19 @@ def test_bad_subscriptions_get_a_clear_400(opponent, service):
     assert client.get(reverse("push_subscribe")).status_code == 405
 
 
+def test_forgetting_an_address_no_device_could_have_removes_nothing_and_says_so(opponent, service):
+    Browser(f"{service.origin}/a").subscribe(opponent)
+    client = client_for(opponent)
+    for endpoint in [f"{service.origin}/a\x00", "\x00", "", f"{service.origin}/" + "a" * 900, 5, None]:
+        response = client.post(reverse("push_unsubscribe"), json.dumps({"endpoint": endpoint}),
+                               content_type="application/json")
+        assert response.status_code == 200 and response.json() == {"removed": 0}, endpoint
+    assert PushSubscription.objects.count() == 1
+    response = client.post(reverse("push_unsubscribe"), json.dumps({"endpoint": f"{service.origin}/a"}),
+                           content_type="application/json")
+    assert response.json() == {"removed": 1} and not PushSubscription.objects.exists()
+
+
 def test_devices_are_listed_by_name_and_only_their_owner_removes_them(opponent, player, service):
     Browser(f"{service.origin}/a").subscribe(opponent, name="Chromium / Android")
     page = client_for(opponent).get(reverse("profile")).content.decode()
