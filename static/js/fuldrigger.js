@@ -571,7 +571,11 @@
     var sail = document.querySelector("#match-live .fd-sail"), acted = actedIn;
     actedIn = null;
     // Opened under the ship's row (from the list of ships): some of it on screen is enough, the
-    // page stays put; opened from the map, the whole form is brought into view.
+    // page stays put; opened from the map, the whole form is brought into view. The routes to a
+    // destination, once asked for ("Other routes…"), are what the player reads next: all of them
+    // (the form's foot alone could show, the routes above the screen).
+    var routes = sail && sail.querySelector("fieldset");
+    if (routes) { reveal(routes); return; }
     if (sail) { reveal(sail, !!sail.closest(".fd-fleet")); return; }
     // A form just opened (the offer, an attack) is shown from its start, its fields with it.
     var form = document.querySelector("#match-live #fd-offer, #match-live #fd-attack");

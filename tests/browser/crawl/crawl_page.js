@@ -283,6 +283,26 @@
     return {found: sel, shown: shown, height: r.height, top: r.top, desc: describe(el)};
   }
 
+  // Where the parts of the page an action lies in sit on the screen (its sections, inner to
+  // outer, as the games' scripts keep them): a page that scrolls so that one of them stays where
+  // it was has not moved for the player, whatever grew or shrank above it.
+  function anchor(el) {
+    const parts = [];
+    for (let s = el.closest("section[class]"); s; s = s.parentElement && s.parentElement.closest("section[class]")) {
+      const kind = "section." + CSS.escape(s.classList[0]);
+      parts.push({kind: kind, index: [...document.querySelectorAll(kind)].indexOf(s), top: s.getBoundingClientRect().top});
+    }
+    return parts;
+  }
+  // How far the innermost of those parts still on the page has moved on the screen (null: none is).
+  function anchorMoved(parts) {
+    for (const p of parts) {
+      const el = document.querySelectorAll(p.kind)[p.index];
+      if (el) return el.getBoundingClientRect().top - p.top;
+    }
+    return null;
+  }
+
   // The page's markup in numbers, to tell which part of it changed: the live part (which the
   // answers and the socket replace) and the rest.
   function hash(h) {
@@ -316,6 +336,8 @@
     }),
     controls: controls,
     inView: inView,
+    anchor: anchor,
+    anchorMoved: anchorMoved,
     focus: focusNow,
   };
 })();

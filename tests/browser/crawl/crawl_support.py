@@ -163,13 +163,22 @@ class Player:
 
     # --- the checks ------------------------------------------------------------------------
 
-    def check(self, where, *, names=(), keyboard=False, before=None, region=None, region_shown=IN_VIEW, axe=True):
+    def _kept_in_place(self, anchor) -> bool:
+        """The page scrolled so that the part acted in stays where it was on the screen (as
+        Fuldrigger's script keeps it while a part above it grows or shrinks)."""
+        if not anchor:
+            return False
+        moved = self.page.evaluate("parts => window.__crawlPage.anchorMoved(parts)", anchor)
+        return moved is not None and abs(moved) <= SCROLL_JUMP
+
+    def check(self, where, *, names=(), keyboard=False, before=None, region=None, region_shown=IN_VIEW, anchor=(),
+              axe=True):
         """Every check of one step on the page as it is now; returns the number of new findings."""
         f = self.findings
         new = 0
         with self.timed("checks"):
             page = self.page.evaluate("sizes => window.__crawlPage.page(sizes)", self.touch)
-        if before is not None and abs(page["scrollY"] - before) > SCROLL_JUMP:
+        if before is not None and abs(page["scrollY"] - before) > SCROLL_JUMP and not self._kept_in_place(anchor):
             new += f.add("scroll jump", where, f"the page scrolled by itself from {before:.0f} to "
                          f"{page['scrollY']:.0f} px ({page['scrollY'] - before:+.0f} px)", key="scroll")
         if region:
@@ -354,6 +363,7 @@ class Crawl(Player):
                          "(q.left + q.right) / 2, (q.top + q.bottom) / 2);"
                          " if (hit && hit !== e && !e.contains(hit) && !hit.contains(e)) e.scrollIntoView({block: 'center'}); }")
         before = page.evaluate("() => window.scrollY")
+        anchor = locator.evaluate("e => window.__crawlPage.anchor(e)")
         shown = page.evaluate("sel => window.__crawlPage.inView(sel)", chosen["region"])
         how = "keyboard" if keyboard else ("tap" if self.touch else "click")
         done = f"{how} {chosen['desc']}"
@@ -386,7 +396,8 @@ class Crawl(Player):
         shows = chosen.get("shows")
         if shows and not self._came_to_nothing(chosen["n"], before):
             return {"done": done, "before": None, "region": shows, "region_shown": IN_VIEW}
-        return {"done": done, "before": before, "region": chosen["region"], "region_shown": shown.get("shown", 0)}
+        return {"done": done, "before": before, "region": chosen["region"], "region_shown": shown.get("shown", 0),
+                "anchor": anchor}
 
     def _came_to_nothing(self, n, before) -> bool:
         """The control marked `n` is still on the page and the page has not moved."""

@@ -64,7 +64,8 @@ def crawl_once(browser, base, dice, name, variant, size, seed):
                 continue
             where = f"step {n} ({result['done']})"
             new = crawl.check(where, names=crawl.names(), keyboard=keyboard, before=result["before"],
-                              region=result["region"], region_shown=result["region_shown"])
+                              region=result["region"], region_shown=result["region_shown"],
+                              anchor=result.get("anchor", ()))
             if new or n % SHOT_EVERY == 0 or n == total:
                 crawl.findings.set_shot(crawl.shot(f"step{n:03d}"))
         print(f"{run}: {n} steps; {crawl.timing()}")

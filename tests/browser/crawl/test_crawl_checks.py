@@ -81,3 +81,25 @@ def test_the_words_a_player_must_not_read():
     assert [w for _, w, _ in findings("Hjemhavn (P5) · P20: tre", rule_code=RULE_CODE_BY_PLACE)] == ["(P5)", "P20:"]
     # Pirater's move list: a die, then the square of the fleet that moves, then its moves.
     assert findings("Træk: terning, skib, retning\n5 C10: Ø til H10\n2 P11: N til P9", rule_code=RULE_CODE_BY_PLACE) == []
+
+
+def test_a_page_that_keeps_the_part_acted_in_in_place_has_not_jumped_but_one_that_scrolls_away_has(sheet):
+    filler = '<section class="above"><p style="height:{h}px">above</p></section>'
+    sheet.show(filler.format(h=600) + '<section class="acted"><button id="go">go</button></section>'
+               '<p style="height:6000px">below</p>')
+    sheet.page.evaluate("() => window.scrollTo(0, 500)")
+    before = sheet.page.evaluate("() => window.scrollY")
+    anchor = sheet.page.locator("#go").evaluate("e => window.__crawlPage.anchor(e)")
+    assert [a["kind"] for a in anchor] == ["section.acted"]
+    # What lies above grows by 300 px, and the page scrolls as much: the section stays put on screen.
+    sheet.page.evaluate("() => { document.querySelector('.above p').style.height = '900px'; window.scrollBy(0, 300); }")
+    assert sheet.page.evaluate("() => window.scrollY") - before == 300
+    assert sheet._kept_in_place(anchor)
+    sheet.findings.items.clear(), sheet.findings.order.clear()
+    sheet.check("kept", before=before, anchor=anchor, axe=False)
+    assert not [k for k in sheet.findings.order if k[0] == "scroll jump"]
+    # The same scroll with nothing changed above: the section went 300 px up the screen.
+    sheet.page.evaluate("() => { document.querySelector('.above p').style.height = '600px'; window.scrollTo(0, 800); }")
+    assert not sheet._kept_in_place(anchor)
+    sheet.check("moved", before=before, anchor=anchor, axe=False)
+    assert [k for k in sheet.findings.order if k[0] == "scroll jump"]
