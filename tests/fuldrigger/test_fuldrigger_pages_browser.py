@@ -95,15 +95,18 @@ def test_sail_by_map_and_by_keyboard_zoom_and_phone(people):
     chosen = page.eval_on_selector("#fd-dest", "s => s.selectedOptions[0].dataset.to")
     assert chosen and page.get_attribute("#fd-preview", "d").startswith("M")
     kept = view_box(page, "#fd-sea")
-    # The button at the screen's top, the form above it off screen (as a crawl left it): the
-    # routes that come are brought wholly into view, not left above with the form's foot showing.
-    page.eval_on_selector("[data-routes]", "b => b.scrollIntoView({block: 'start'})")
+    # The form's top 120 px above the screen, its buttons on it (as a crawl left it): the routes
+    # that come are brought wholly into view, not left above with the form's foot showing. (Room
+    # below, as a long log and chat give, so the page can scroll that far.)
+    page.evaluate("() => { document.body.style.paddingBottom = '2000px';"
+                  " window.scrollBy(0, document.querySelector('.fd-sail').getBoundingClientRect().top + 120); }")
+    assert page.eval_on_selector(".fd-sail", "s => Math.round(s.getBoundingClientRect().top)") == -120
     page.click("button:has-text('Other routes…')")
     page.wait_for_selector("text=Route to")
     page.wait_for_function("z => document.querySelector('#fd-pieces').getAttribute('viewBox') === z",
-                           arg=kept, timeout=10000)  # the swap kept the zoom (and has settled)
-    assert page.evaluate("""() => { const r = document.querySelector('.fd-sail fieldset').getBoundingClientRect();
-        return r.top >= 0 && r.bottom <= innerHeight; }""")
+                           arg=kept, timeout=10000)  # the swap kept the zoom
+    page.wait_for_function("""() => { const r = document.querySelector('.fd-sail fieldset').getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight; }""", timeout=10000)
     assert page.locator("input[name='a.path'][type=radio]").count() >= 1
     page.focus("input[name='a.path'][type=radio] >> nth=0")
     page.keyboard.press("Tab")

@@ -303,6 +303,29 @@
     return null;
   }
 
+  // The innermost of those parts still on the page: how much of it shows below what is pinned
+  // to the screen's top (a phone's sticky map), now and as it would without the page's last
+  // scroll of `dy` px. A page that scrolled to bring back the part acted in, which the change
+  // would have hidden, has shown the player what they acted on, not carried them away.
+  function anchorShown(parts, dy) {
+    for (const p of parts) {
+      const el = document.querySelectorAll(p.kind)[p.index];
+      if (!el) continue;
+      const r = el.getBoundingClientRect(), vh = innerHeight;
+      // What is pinned at the top of the screen above it, in its column (a desk's map pinned
+      // beside the panels covers nothing of them).
+      let cover = 0;
+      const x = Math.min(Math.max((r.left + r.right) / 2, 1), innerWidth - 1);
+      for (let e = document.elementFromPoint(x, 2); e && e !== document.documentElement; e = e.parentElement) {
+        const pos = getComputedStyle(e).position;
+        if (pos === "fixed" || pos === "sticky") { cover = Math.max(0, e.getBoundingClientRect().bottom); break; }
+      }
+      const show = (top, bottom) => Math.max(0, Math.min(bottom, vh) - Math.max(top, cover));
+      return {now: show(r.top, r.bottom), without: show(r.top + dy, r.bottom + dy), height: r.height};
+    }
+    return null;
+  }
+
   // The page's markup in numbers, to tell which part of it changed: the live part (which the
   // answers and the socket replace) and the rest.
   function hash(h) {
@@ -338,6 +361,7 @@
     inView: inView,
     anchor: anchor,
     anchorMoved: anchorMoved,
+    anchorShown: anchorShown,
     focus: focusNow,
   };
 })();

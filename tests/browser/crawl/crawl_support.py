@@ -163,13 +163,25 @@ class Player:
 
     # --- the checks ------------------------------------------------------------------------
 
-    def _kept_in_place(self, anchor) -> bool:
-        """The page scrolled so that the part acted in stays where it was on the screen (as
-        Fuldrigger's script keeps it while a part above it grows or shrinks)."""
+    def _kept_in_place(self, anchor, dy=0) -> bool:
+        """The page scrolled (by `dy` px) so that the part acted in stays where it was on the
+        screen (as Fuldrigger's script keeps it while a part above it grows or shrinks), or to
+        bring it back where the change would have hidden it (under a phone's sticky map)."""
         if not anchor:
             return False
         moved = self.page.evaluate("parts => window.__crawlPage.anchorMoved(parts)", anchor)
-        return moved is not None and abs(moved) <= SCROLL_JUMP
+        if moved is not None and abs(moved) <= SCROLL_JUMP:
+            return True
+        shown = self.page.evaluate("([parts, dy]) => window.__crawlPage.anchorShown(parts, dy)", [anchor, dy])
+        if not shown:
+            return False
+        enough = min(IN_VIEW, shown["height"]) - 1
+        return shown["without"] < enough <= shown["now"]
+
+    def _shown_again(self, anchor) -> bool:
+        """The part acted in (found by its kind, as `anchor` knows it) is in view now."""
+        shown = anchor and self.page.evaluate("([parts, dy]) => window.__crawlPage.anchorShown(parts, dy)", [anchor, 0])
+        return bool(shown) and shown["now"] >= min(IN_VIEW, shown["height"]) - 1
 
     def check(self, where, *, names=(), keyboard=False, before=None, region=None, region_shown=IN_VIEW, anchor=(),
               axe=True):
@@ -178,13 +190,17 @@ class Player:
         new = 0
         with self.timed("checks"):
             page = self.page.evaluate("sizes => window.__crawlPage.page(sizes)", self.touch)
-        if before is not None and abs(page["scrollY"] - before) > SCROLL_JUMP and not self._kept_in_place(anchor):
+        if before is not None and abs(page["scrollY"] - before) > SCROLL_JUMP and \
+                not self._kept_in_place(anchor, page["scrollY"] - before):
             new += f.add("scroll jump", where, f"the page scrolled by itself from {before:.0f} to "
                          f"{page['scrollY']:.0f} px ({page['scrollY'] - before:+.0f} px)", key="scroll")
         if region:
             seen = self.page.evaluate("sel => window.__crawlPage.inView(sel)", region)
             # As much of it as showed before (up to IN_VIEW px) must still show.
-            if seen["found"] and seen["shown"] < min(IN_VIEW, seen["height"], region_shown) - 1:
+            # (Found by its place in the page, which a part added above it can give to another;
+            # the part acted in, found by its kind, in view is enough.)
+            if seen["found"] and seen["shown"] < min(IN_VIEW, seen["height"], region_shown) - 1 and \
+                    not self._shown_again(anchor):
                 new += f.add("out of view", where, f"the region acted on, {seen['desc']} ({seen['found']}), left the "
                              f"screen: its top at {seen['top']:.0f} px, {seen['shown']:.0f} px of it showing",
                              key=("region", seen["found"]))
@@ -371,11 +387,18 @@ class Crawl(Player):
         # one and confirm") must not play: the match's version stays as it is (issue 33).
         spot = chosen["desc"] if chosen.get("spot") and not keyboard and chosen["kind"] == "press" else None
         promise = None
-        if spot and spot != self.last_spot:
+        # A second press on the spot pressed last (steps that left the live part as it was, a
+        # zoom or a panel opened, may lie between: the page keeps its choice) is meant to play.
+        again = spot and spot == self.last_spot and page.evaluate(
+            "() => !!(document.querySelector('#match-live') || {}).__crawlPressed")
+        if spot and not again:
             promise = promises_a_choice(page.evaluate("() => window.__crawlPage.text()"), self.touch)
         version = page.evaluate("() => window.__crawlPage.version()")
         clicks = page.evaluate("() => window.__crawl.clicks")
-        self.last_spot = spot
+        if spot or chosen["kind"] == "select":   # a choice in a list replaces the spot's
+            self.last_spot = spot
+        if spot:   # marks the live part pressed in: a swap for a new one forgets the press
+            page.evaluate("() => { const live = document.querySelector('#match-live'); if (live) live.__crawlPressed = true; }")
         try:
             with self.timed("acting"):
                 done = self._act(locator, chosen, keyboard) or done

@@ -103,3 +103,25 @@ def test_a_page_that_keeps_the_part_acted_in_in_place_has_not_jumped_but_one_tha
     assert not sheet._kept_in_place(anchor)
     sheet.check("moved", before=before, anchor=anchor, axe=False)
     assert [k for k in sheet.findings.order if k[0] == "scroll jump"]
+
+
+def test_a_page_that_scrolls_back_to_the_part_acted_in_which_would_have_hidden_has_not_jumped(sheet):
+    """As on a phone under Fuldrigger's sticky map: a ship sold at the foot of a long list, the
+    list shrinks under the map, and the page brings the list back into view."""
+    sheet.show('<div style="position:sticky;top:0;height:300px;background:#cde">map</div>'
+               '<section class="fleet"><p style="height:5000px">ships</p><button id="sell">sell</button></section>'
+               '<section class="after"><p style="height:12000px">more</p></section>')
+    sheet.page.eval_on_selector("#sell", "b => b.scrollIntoView({block: 'end'})")
+    before = sheet.page.evaluate("() => window.scrollY")
+    anchor = sheet.page.locator("#sell").evaluate("e => window.__crawlPage.anchor(e)")
+    # The list loses 4,800 px: left where it was, it would lie under the map; the page shows it.
+    sheet.page.evaluate("""() => { document.querySelector('.fleet p').style.height = '200px';
+        const r = document.querySelector('.fleet').getBoundingClientRect(); window.scrollBy(0, r.top - 300); }""")
+    dy = sheet.page.evaluate("() => window.scrollY") - before
+    assert dy < -200 and sheet._kept_in_place(anchor, dy)
+    # A page that scrolls as far while the list would have shown anyway has jumped.
+    sheet.page.evaluate("() => { document.querySelector('.fleet p').style.height = '5000px'; }")
+    sheet.page.eval_on_selector("#sell", "b => b.scrollIntoView({block: 'end'})")
+    before = sheet.page.evaluate("() => window.scrollY")
+    sheet.page.evaluate("() => window.scrollBy(0, -700)")
+    assert not sheet._kept_in_place(anchor, sheet.page.evaluate("() => window.scrollY") - before)
