@@ -79,10 +79,11 @@ def test_every_address_answers_junk_below_500(db, settings):
     token, key = ApiToken.issue(anna)
     real = sorted({m.pk for m in matches} | {event.pk, ladder.pk, token.pk})
 
+    signed_in = {user.username: user for user in (anna, carl, staff)}
     visitors = {"nobody": Client(raise_request_exception=False)}
-    for user in (anna, carl, staff):
-        visitors[user.username] = Client(raise_request_exception=False)
-        visitors[user.username].force_login(user)
+    for name, user in signed_in.items():
+        visitors[name] = Client(raise_request_exception=False)
+        visitors[name].force_login(user)
     visitors["token"] = Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {key}")
 
     rnd, failures, asked = random.Random(32), [], 0
@@ -111,7 +112,7 @@ def test_every_address_answers_junk_below_500(db, settings):
                     status = getattr(client, method)(url, **kwargs).status_code
                     if status >= 500:
                         failures.append((who, method.upper(), url, junk[:20], status))
-                if who in ("anna", "carl", "admiral") and "_auth_user_id" not in client.session:
-                    client.force_login({"anna": anna, "carl": carl, "admiral": staff}[who])
+                if who in signed_in and "_auth_user_id" not in client.session:
+                    client.force_login(signed_in[who])
     assert asked > 3000
     assert not failures, failures[:20]

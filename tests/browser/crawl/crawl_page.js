@@ -294,20 +294,12 @@
     }
     return parts;
   }
-  // How far the innermost of those parts still on the page has moved on the screen (null: none is).
-  function anchorMoved(parts) {
-    for (const p of parts) {
-      const el = document.querySelectorAll(p.kind)[p.index];
-      if (el) return el.getBoundingClientRect().top - p.top;
-    }
-    return null;
-  }
-
-  // The innermost of those parts still on the page: how much of it shows below what is pinned
-  // to the screen's top (a phone's sticky map), now and as it would without the page's last
-  // scroll of `dy` px. A page that scrolled to bring back the part acted in, which the change
-  // would have hidden, has shown the player what they acted on, not carried them away.
-  function anchorShown(parts, dy) {
+  // The innermost of those parts still on the page (null: none is): how far it has moved on the
+  // screen, and how much of it shows below what is pinned to the screen's top (a phone's sticky
+  // map), now and as it would without the page's last scroll of `dy` px. A page that scrolled to
+  // bring back the part acted in, which the change would have hidden, has shown the player what
+  // they acted on, not carried them away.
+  function anchorNow(parts, dy) {
     for (const p of parts) {
       const el = document.querySelectorAll(p.kind)[p.index];
       if (!el) continue;
@@ -321,7 +313,7 @@
         if (pos === "fixed" || pos === "sticky") { cover = Math.max(0, e.getBoundingClientRect().bottom); break; }
       }
       const show = (top, bottom) => Math.max(0, Math.min(bottom, vh) - Math.max(top, cover));
-      return {now: show(r.top, r.bottom), without: show(r.top + dy, r.bottom + dy), height: r.height};
+      return {moved: r.top - p.top, now: show(r.top, r.bottom), without: show(r.top + dy, r.bottom + dy), height: r.height};
     }
     return null;
   }
@@ -360,8 +352,7 @@
     controls: controls,
     inView: inView,
     anchor: anchor,
-    anchorMoved: anchorMoved,
-    anchorShown: anchorShown,
+    anchorNow: anchorNow,
     focus: focusNow,
   };
 })();

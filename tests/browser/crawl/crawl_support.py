@@ -163,25 +163,23 @@ class Player:
 
     # --- the checks ------------------------------------------------------------------------
 
+    def _anchor_now(self, anchor, dy=0):
+        """Where the part acted in (found by its kind, as `anchor` knows it) is now, with how much
+        of it must show (crawl_page.js, anchorNow); None when it is gone."""
+        now = anchor and self.page.evaluate("([parts, dy]) => window.__crawlPage.anchorNow(parts, dy)", [anchor, dy])
+        return {**now, "enough": min(IN_VIEW, now["height"]) - 1} if now else None
+
     def _kept_in_place(self, anchor, dy=0) -> bool:
         """The page scrolled (by `dy` px) so that the part acted in stays where it was on the
         screen (as Fuldrigger's script keeps it while a part above it grows or shrinks), or to
         bring it back where the change would have hidden it (under a phone's sticky map)."""
-        if not anchor:
-            return False
-        moved = self.page.evaluate("parts => window.__crawlPage.anchorMoved(parts)", anchor)
-        if moved is not None and abs(moved) <= SCROLL_JUMP:
-            return True
-        shown = self.page.evaluate("([parts, dy]) => window.__crawlPage.anchorShown(parts, dy)", [anchor, dy])
-        if not shown:
-            return False
-        enough = min(IN_VIEW, shown["height"]) - 1
-        return shown["without"] < enough <= shown["now"]
+        now = self._anchor_now(anchor, dy)
+        return bool(now) and (abs(now["moved"]) <= SCROLL_JUMP or now["without"] < now["enough"] <= now["now"])
 
     def _shown_again(self, anchor) -> bool:
-        """The part acted in (found by its kind, as `anchor` knows it) is in view now."""
-        shown = anchor and self.page.evaluate("([parts, dy]) => window.__crawlPage.anchorShown(parts, dy)", [anchor, 0])
-        return bool(shown) and shown["now"] >= min(IN_VIEW, shown["height"]) - 1
+        """The part acted in is in view now."""
+        now = self._anchor_now(anchor)
+        return bool(now) and now["now"] >= now["enough"]
 
     def check(self, where, *, names=(), keyboard=False, before=None, region=None, region_shown=IN_VIEW, anchor=(),
               axe=True):
