@@ -18,8 +18,7 @@ from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.cards import card
 from games.engines.fuldrigger.sailing import pirates_spare, routes
 from games.engines.fuldrigger.state import (
-    DUTY, FORTRESS_PRICE, MAX_FORTRESSES, MAX_SHIPS, MIN_CARRIED, SHIP_PRICE, SHIP_RESALE,
-    fortresses_of, ships_of,
+    DUTY, FORTRESS_PRICE, MIN_CARRIED, SHIP_PRICE, SHIP_RESALE,
 )
 from games.fuldrigger import world_map
 from games.models import finish_reason_display
@@ -223,26 +222,29 @@ def _my_turn(acts: Legal) -> bool:
     return bool(acts.first("end_turn") or acts.first("roll"))
 
 
+def _refused(refusal: tuple[str, dict] | None) -> str:
+    """What the engine found against an action (trade.*_refusal), in its words and the viewer's
+    language; "" when it found nothing."""
+    if refusal is None:
+        return ""
+    key, fields = refusal
+    return book.WORDS.say(key, language(), **fields)
+
+
 def _why_no_ship(view, seat, acts: Legal) -> str:
-    """Why "Buy a ship" is refused on the viewer's turn, in the engine's words (F20: 100 ducats)."""
+    """Why "Buy a ship" is refused on the viewer's turn, as the engine refuses it (F20, F22)."""
     if seat is None or not _my_turn(acts):
         return ""
-    if len(ships_of(view, seat)) >= MAX_SHIPS:
-        return book.WORDS.say("error.max_ships", language(), count=MAX_SHIPS)
-    if view["cash"][seat] < SHIP_PRICE:
-        return book.WORDS.say("error.ship_cost", language(), price=SHIP_PRICE, cash=view["cash"][seat])
-    return ""
+    return _refused(trade.ship_refusal(view, seat))
 
 
 def _why_no_fortress(view, seat, port, acts: Legal) -> str:
-    """Why "Build a fortress here" is refused on the viewer's turn, in the engine's words (F23, F27)."""
-    if seat is None or not _my_turn(acts) or port in view["fortresses"]:
+    """Why "Build a fortress here" is refused on the viewer's turn, as the engine refuses it (F23,
+    F27). A fortress already there is said by the port's panel, not again by the button."""
+    if seat is None or not _my_turn(acts):
         return ""
-    if len(fortresses_of(view, seat)) >= MAX_FORTRESSES:
-        return book.WORDS.say("error.max_fortresses", language(), count=MAX_FORTRESSES)
-    if view["cash"][seat] < FORTRESS_PRICE:
-        return book.WORDS.say("error.fortress_cost", language(), price=FORTRESS_PRICE, cash=view["cash"][seat])
-    return ""
+    refusal = trade.fortress_refusal(view, seat, port)
+    return "" if refusal is None or refusal[0] == "error.fortress_exists" else _refused(refusal)
 
 
 def _chosen_query(selected, attack, offer) -> str:
@@ -560,8 +562,7 @@ def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]
                 empty = [s for s in ships if acts.first("buy_cargo", ship=s["id"], good=good)]
                 tokens = view["tokens"].get(good, 0)
                 sells.append({"name": good_name(good), "cost": entry["buy"] + duty, "tokens": tokens,
-                              "why_not": "" if empty else _why_not_buy(view, seat, port, ships, entry["buy"] + duty,
-                                                                        tokens, acts),
+                              "why_not": "" if empty else _why_not_buy(view, seat, ships, good, acts),
                               "buttons": [{"label": pgettext("fuldrigger", "Buy") if len(empty) == 1
                                            else _("Buy for the ship %(ship)s") % {"ship": s["name"]},
                                            "action": acts.first("buy_cargo", ship=s["id"], good=good)}
@@ -603,19 +604,28 @@ def ports(view: dict, seat, acts: Legal, mine: list, seats: Seats) -> list[dict]
     return out
 
 
-def _why_not_buy(view, seat, port, ships, cost, tokens, acts: Legal) -> str:
-    """Why no ship here may buy a good the port sells, as the engine would refuse it."""
-    if not (acts.first("end_turn") or acts.first("roll")):
+# The engine's refusals of a load, said short in the table of prices; any other in its own words.
+SHORT_REFUSALS = {
+    "error.embargo": lambda fields: _("embargo this round"),
+    "error.no_loads": lambda fields: _("none left in the bank"),
+    "error.cargo_cost": lambda fields: _("you have %(cash)s ducats") % {"cash": fields["cash"]},
+}
+SHIP_REFUSALS = {"error.privateer_no_cargo", "error.has_cargo"}     # said of one ship, not of the good
+
+
+def _why_not_buy(view, seat, ships, good, acts: Legal) -> str:
+    """Why no ship here may buy `good`, as the engine refuses it (trade.cargo_refusal): what stops
+    every empty merchant ship here, or that there is none."""
+    if not _my_turn(acts):
         return _("on your turn")
-    if trade.embargoed(view, port):
-        return _("embargo this round")
-    if all(s["privateer"] or s["cargo"] for s in ships):
+    refusals = [trade.cargo_refusal(view, seat, ship, good) for ship in ships]
+    if any(r is None for r in refusals):
+        return ""
+    found = next((r for r in refusals if r[0] not in SHIP_REFUSALS), None)
+    if found is None:
         return _("no empty merchant ship here")
-    if tokens <= 0:
-        return _("none left in the bank")
-    if view["cash"][seat] < cost:
-        return _("you have %(cash)s ducats") % {"cash": view["cash"][seat]}
-    return ""
+    short = SHORT_REFUSALS.get(found[0])
+    return short(found[1]) if short else _refused(found)
 
 
 MARKETS_SHOWN = 5      # ports listed per cargo: the best five; the map marks every one

@@ -149,6 +149,34 @@ def test_a_good_that_cannot_be_bought_says_why(match, player):
     assert all(r in ("you have 5 ducats", "none left in the bank") for r in reasons), reasons
 
 
+def _port_reasons(body):
+    panel = body[body.index('class="fd-port-panel"'):]
+    return re.findall(r'<small class="fd-why-not">([^<]*)</small>', panel[:panel.index("</table>")])
+
+
+@pytest.mark.rule("F29")
+def test_a_port_where_every_ship_is_laden_says_so_and_a_ship_refused_says_why_in_the_engines_words(match, player):
+    """The reasons come from the engine's refusal of the purchase (trade.cargo_refusal): laden
+    ships (F29) are "no empty merchant ship here"; a full fleet and no money for a ship (F22,
+    F20) is said by "Buy a ship" in the engine's own words."""
+    def laden(state):
+        for ship in state["ships"].values():
+            if ship["owner"] == 0:
+                ship["cargo"] = {"good": "fish", "paid": 10, "carried": 0, "from": ship["node"]}
+    change_state(match, laden)
+    body = html.unescape(live_part(client_for(player), match))
+    reasons = _port_reasons(body)
+    assert reasons and set(reasons) == {"no empty merchant ship here"}, reasons
+
+    def broke(state):
+        state["cash"][0] = 3
+    change_state(match, broke)
+    body = html.unescape(live_part(client_for(player), match))
+    assert "Buy a ship</button>" in body
+    assert re.search(r"<button type=\"button\" disabled>Buy a ship</button>\s*<small class=\"fd-why-not\">A ship costs 100 ducats; you have 3\.",
+                     body), body[body.index("Buy a ship") - 200:body.index("Buy a ship") + 300]
+
+
 def test_the_campaign_end_shows_first_when_it_comes_before_the_turns_clock(match, player):
     now = timezone.now()
     Match.objects.filter(pk=match.pk).update(game_deadline=now + timedelta(minutes=20),

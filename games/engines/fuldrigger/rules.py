@@ -16,8 +16,8 @@ from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.book import WORDS, Name
 from games.engines.fuldrigger.sailing import check_path, reachable, returns, sail
 from games.engines.fuldrigger.state import (
-    MAX_FORTRESSES, MAX_SHIPS, MIN_CARRIED, SHIP_PRICE, FORTRESS_PRICE, active_seats, clone,
-    effect_on, fortresses_of, fortunes, fresh_turn, place_fleets, ships_of,
+    MIN_CARRIED, SHIP_PRICE, active_seats, clone, effect_on, fortunes, fresh_turn, place_fleets,
+    ships_of,
 )
 
 
@@ -300,7 +300,7 @@ def _port_actions(state: dict, seat: int) -> list[dict]:
     actions = []
     cash = state["cash"][seat]
     mine = ships_of(state, seat)
-    if len(mine) < MAX_SHIPS and cash >= SHIP_PRICE:
+    if trade.ship_refusal(state, seat) is None:
         actions.append({"type": "buy_ship"})
     isthmus = state["options"].get("isthmus") and not effect_on(state, "canal_closed")
     fortress_ports = set()
@@ -322,8 +322,7 @@ def _port_actions(state: dict, seat: int) -> list[dict]:
                 actions.append({"type": "fit_privateer", "ship": number})
             if open_port:
                 for good, entry in WORLD.prices.get(port, {}).items():
-                    if (entry["buy"] is not None and state["tokens"][good] > 0
-                            and cash >= entry["buy"] + duty):
+                    if entry["buy"] is not None and trade.cargo_refusal(state, seat, ship, good) is None:
                         actions.append({"type": "buy_cargo", "ship": number, "good": good})
             if isthmus:
                 for entry in state["crossing"]:
@@ -339,10 +338,9 @@ def _port_actions(state: dict, seat: int) -> list[dict]:
                 toll, _ = trade.toll_terms(state, seat, port)
                 if cash >= toll:
                     actions.append({"type": "isthmus_unload", "ship": number})
-    if len(fortresses_of(state, seat)) < MAX_FORTRESSES and cash >= FORTRESS_PRICE:
-        for port in sorted(fortress_ports):
-            if port not in state["fortresses"]:
-                actions.append({"type": "buy_fortress", "port": port})
+    for port in sorted(fortress_ports):
+        if trade.fortress_refusal(state, seat, port) is None:
+            actions.append({"type": "buy_fortress", "port": port})
     return actions
 
 

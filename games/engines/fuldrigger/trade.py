@@ -1,7 +1,9 @@
 """Trade (F20–F31) and the isthmus crossings (F44–F47): cargo, ships, fortresses, tolls.
 
 Each `do_*` function checks its action against a working copy of the state, raising
-IllegalAction with the reason, then changes the copy and appends its events.
+IllegalAction with the reason, then changes the copy and appends its events. What a purchase
+in port is refused for is found once, by a `*_refusal` function that the move, the legal actions
+(rules.py) and the pages (games/fuldrigger/pages.py) all ask, so the three cannot disagree.
 """
 from __future__ import annotations
 
@@ -111,29 +113,44 @@ def embargoed(state: dict, port: str) -> bool:
 
 # ---- cargo ---------------------------------------------------------------------------------
 
+def cargo_refusal(state: dict, seat: int, ship: dict, good: str) -> tuple[str, dict] | None:
+    """Why the seat's `ship`, in port, may not load `good` there now (F28, F29, F35, F24, the
+    bank's tokens, this round's embargo): the key of the engine's words and its fields, or None
+    when it may. The move (do_buy_cargo), the legal actions and the pages all ask this."""
+    port = ship["node"]
+    if ship["privateer"]:
+        return "error.privateer_no_cargo", {}
+    if ship["cargo"] is not None:
+        return "error.has_cargo", {"name": ship["name"]}
+    if embargoed(state, port):
+        return "error.embargo", {"port": Name("place", port)}
+    if good not in WORLD.goods:
+        return "error.no_good", {"good": good}
+    if buy_price(state, port, good) is None:
+        return "error.not_sold_here", {"good": Name("good", good), "port": Name("place", port)}
+    if state["tokens"][good] <= 0:
+        return "error.no_loads", {"good": Name("good", good)}
+    cost = buy_cost(state, seat, port, good)
+    if state["cash"][seat] < cost:
+        return "error.cargo_cost", {"good": Name("good", good), "cost": cost, "cash": state["cash"][seat]}
+    return None
+
+
+def refuse(refusal: tuple[str, dict] | None) -> None:
+    """Raise what a `*_refusal` found, in the engine's words; nothing when it found nothing."""
+    if refusal is not None:
+        key, fields = refusal
+        raise IllegalAction.said(WORDS, key, **fields)
+
+
 def do_buy_cargo(state: dict, seat: int, action: dict, events: list) -> None:
     ship = own_ship(state, seat, action)
     good = text_field(action, "good")
     port = in_port(ship)
-    if ship["privateer"]:
-        raise IllegalAction.said(WORDS, "error.privateer_no_cargo")
-    if ship["cargo"] is not None:
-        raise IllegalAction.said(WORDS, "error.has_cargo", name=ship["name"])
-    if embargoed(state, port):
-        raise IllegalAction.said(WORDS, "error.embargo", port=Name("place", port))
-    if good not in WORLD.goods:
-        raise IllegalAction.said(WORDS, "error.no_good", good=good)
+    refuse(cargo_refusal(state, seat, ship, good))
     price = buy_price(state, port, good)
-    if price is None:
-        raise IllegalAction.said(WORDS, "error.not_sold_here", good=Name("good", good),
-                                 port=Name("place", port))
-    if state["tokens"][good] <= 0:
-        raise IllegalAction.said(WORDS, "error.no_loads", good=Name("good", good))
     owner = duty_owner(state, seat, port)
     cost = buy_cost(state, seat, port, good)
-    if state["cash"][seat] < cost:
-        raise IllegalAction.said(WORDS, "error.cargo_cost", good=Name("good", good), cost=cost,
-                                 cash=state["cash"][seat])
     state["cash"][seat] -= cost
     if owner is not None:
         state["cash"][owner] += DUTY
@@ -176,17 +193,19 @@ def do_sell_cargo(state: dict, seat: int, action: dict, events: list) -> None:
 
 # ---- ships and fortresses ------------------------------------------------------------------
 
-def _pay(state: dict, seat: int, price: int, refusal: str) -> None:
-    """Pay the bank `price` in cash, or be refused with what it costs and what one has."""
-    if state["cash"][seat] < price:
-        raise IllegalAction.said(WORDS, refusal, price=price, cash=state["cash"][seat])
-    state["cash"][seat] -= price
+def ship_refusal(state: dict, seat: int) -> tuple[str, dict] | None:
+    """Why the seat may not buy a ship now (F22: six at most; F20: 100 ducats), as cargo_refusal
+    says it; None when it may."""
+    if len(ships_of(state, seat)) >= MAX_SHIPS:
+        return "error.max_ships", {"count": MAX_SHIPS}
+    if state["cash"][seat] < SHIP_PRICE:
+        return "error.ship_cost", {"price": SHIP_PRICE, "cash": state["cash"][seat]}
+    return None
 
 
 def do_buy_ship(state: dict, seat: int, action: dict, events: list) -> None:
-    if len(ships_of(state, seat)) >= MAX_SHIPS:
-        raise IllegalAction.said(WORDS, "error.max_ships", count=MAX_SHIPS)
-    _pay(state, seat, SHIP_PRICE, "error.ship_cost")
+    refuse(ship_refusal(state, seat))
+    state["cash"][seat] -= SHIP_PRICE
     ship = add_ship(state, seat, state["homes"][seat])
     events.append({"type": "buy_ship", "seat": seat, "ship": ship["id"], "name": ship["name"],
                    "port": ship["node"], "price": SHIP_PRICE})
@@ -202,17 +221,26 @@ def do_sell_ship(state: dict, seat: int, action: dict, events: list) -> None:
                    "port": port, "price": SHIP_RESALE, "cargo": cargo})
 
 
+def fortress_refusal(state: dict, seat: int, port: str) -> tuple[str, dict] | None:
+    """Why the seat may not build a fortress in `port` now (F23: where one of its ships stands,
+    one to a city, 100 ducats; F27: six at most), as cargo_refusal says it; None when it may."""
+    if port not in WORLD.nodes or not WORLD.is_port(port):
+        return "error.no_port", {"port": port}
+    if not any(s["node"] == port for s in ships_of(state, seat)):
+        return "error.fortress_no_ship", {"port": Name("place", port)}
+    if port in state["fortresses"]:
+        return "error.fortress_exists", {"port": Name("place", port)}
+    if len(fortresses_of(state, seat)) >= MAX_FORTRESSES:
+        return "error.max_fortresses", {"count": MAX_FORTRESSES}
+    if state["cash"][seat] < FORTRESS_PRICE:
+        return "error.fortress_cost", {"price": FORTRESS_PRICE, "cash": state["cash"][seat]}
+    return None
+
+
 def do_buy_fortress(state: dict, seat: int, action: dict, events: list) -> None:
     port = text_field(action, "port")
-    if port not in WORLD.nodes or not WORLD.is_port(port):
-        raise IllegalAction.said(WORDS, "error.no_port", port=port)
-    if not any(s["node"] == port for s in ships_of(state, seat)):
-        raise IllegalAction.said(WORDS, "error.fortress_no_ship", port=Name("place", port))
-    if port in state["fortresses"]:
-        raise IllegalAction.said(WORDS, "error.fortress_exists", port=Name("place", port))
-    if len(fortresses_of(state, seat)) >= MAX_FORTRESSES:
-        raise IllegalAction.said(WORDS, "error.max_fortresses", count=MAX_FORTRESSES)
-    _pay(state, seat, FORTRESS_PRICE, "error.fortress_cost")
+    refuse(fortress_refusal(state, seat, port))
+    state["cash"][seat] -= FORTRESS_PRICE
     state["fortresses"][port] = seat
     events.append({"type": "buy_fortress", "seat": seat, "port": port, "price": FORTRESS_PRICE})
 
