@@ -16,7 +16,7 @@ from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.book import WORDS, Name
 from games.engines.fuldrigger.sailing import check_path, reachable, returns, sail
 from games.engines.fuldrigger.state import (
-    MIN_CARRIED, SHIP_PRICE, active_seats, clone, effect_on, fortunes, fresh_turn, place_fleets,
+    SHIP_PRICE, active_seats, clone, effect_on, fortunes, fresh_turn, place_fleets,
     ships_of,
 )
 
@@ -311,8 +311,6 @@ def _port_actions(state: dict, seat: int) -> list[dict]:
         number = ship["id"]
         actions.append({"type": "sell_ship", "ship": number})
         fortress_ports.add(port)
-        duty = trade.DUTY if trade.duty_owner(state, seat, port) is not None else 0
-        open_port = not trade.embargoed(state, port)
         cargo = ship["cargo"]
         if ship["privateer"]:
             if war.privateer_base(state, seat, port):
@@ -320,20 +318,17 @@ def _port_actions(state: dict, seat: int) -> list[dict]:
         elif cargo is None:
             if war.privateer_base(state, seat, port):
                 actions.append({"type": "fit_privateer", "ship": number})
-            if open_port:
-                for good, entry in WORLD.prices.get(port, {}).items():
-                    if entry["buy"] is not None and trade.cargo_refusal(state, seat, ship, good) is None:
-                        actions.append({"type": "buy_cargo", "ship": number, "good": good})
+            for good, entry in WORLD.prices.get(port, {}).items():
+                if entry["buy"] is not None and trade.cargo_refusal(state, seat, ship, good) is None:
+                    actions.append({"type": "buy_cargo", "ship": number, "good": good})
             if isthmus:
                 for entry in state["crossing"]:
                     if entry["owner"] == seat and entry["at"] == port:
                         actions.append({"type": "isthmus_load", "ship": number,
                                         "cargo": entry["id"]})
         else:
-            if open_port and cargo["carried"] >= MIN_CARRIED:
-                price = trade.sale_price(state, seat, port, cargo["good"])
-                if price is not None and cash + price >= duty:
-                    actions.append({"type": "sell_cargo", "ship": number})
+            if trade.sale_refusal(state, seat, ship) is None:
+                actions.append({"type": "sell_cargo", "ship": number})
             if isthmus and WORLD.isthmus_partner(port) is not None:
                 toll, _ = trade.toll_terms(state, seat, port)
                 if cash >= toll:

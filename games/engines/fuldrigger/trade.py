@@ -161,25 +161,34 @@ def do_buy_cargo(state: dict, seat: int, action: dict, events: list) -> None:
                    "duty": DUTY if owner is not None else 0, "duty_to": owner})
 
 
+def sale_refusal(state: dict, seat: int, ship: dict) -> tuple[str, dict] | None:
+    """Why the seat's `ship`, in port, may not sell her cargo there now (F28, F30, F24: the duty
+    paid from the takings and cash; this round's embargo), as cargo_refusal says it; None when
+    she may."""
+    port, cargo = ship["node"], ship["cargo"]
+    if cargo is None:
+        return "error.no_cargo", {"name": ship["name"]}
+    if embargoed(state, port):
+        return "error.embargo", {"port": Name("place", port)}
+    if cargo["carried"] < MIN_CARRIED:
+        return "error.not_carried_far", {"cargo": Name("cargo", cargo["good"]), "carried": cargo["carried"],
+                                         "needed": MIN_CARRIED}
+    price = sale_price(state, seat, port, cargo["good"])
+    if price is None:
+        return "error.not_bought_here", {"port": Name("place", port), "cargo": Name("cargo", cargo["good"])}
+    if state["cash"][seat] + price < (DUTY if duty_owner(state, seat, port) is not None else 0):
+        return "error.duty_unpaid", {}
+    return None
+
+
 def do_sell_cargo(state: dict, seat: int, action: dict, events: list) -> None:
     ship = own_ship(state, seat, action)
     port = in_port(ship)
+    refuse(sale_refusal(state, seat, ship))
     cargo = ship["cargo"]
-    if cargo is None:
-        raise IllegalAction.said(WORDS, "error.no_cargo", name=ship["name"])
-    if embargoed(state, port):
-        raise IllegalAction.said(WORDS, "error.embargo", port=Name("place", port))
-    if cargo["carried"] < MIN_CARRIED:
-        raise IllegalAction.said(WORDS, "error.not_carried_far", cargo=Name("cargo", cargo["good"]),
-                                 carried=cargo["carried"], needed=MIN_CARRIED)
     price = sale_price(state, seat, port, cargo["good"])
-    if price is None:
-        raise IllegalAction.said(WORDS, "error.not_bought_here", port=Name("place", port),
-                                 cargo=Name("cargo", cargo["good"]))
     owner = duty_owner(state, seat, port)
     duty = DUTY if owner is not None else 0
-    if state["cash"][seat] + price < duty:
-        raise IllegalAction.said(WORDS, "error.duty_unpaid")
     state["cash"][seat] += price - duty
     if owner is not None:
         state["cash"][owner] += duty

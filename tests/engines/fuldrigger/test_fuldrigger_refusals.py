@@ -1,12 +1,10 @@
 """One source for what the rules refuse in port (trade.cargo_refusal, ship_refusal,
-fortress_refusal): the move refuses with the key it finds, the legal actions list exactly what
+fortress_refusal, sale_refusal): the move refuses with the key it finds, the legal actions list exactly what
 it finds nothing against, and the pages word the same finding (tests/fuldrigger). Checked over
 random playouts, at every turn where the seat to play may trade, for every ship in port, every
 good (one the port does not sell, and one that does not exist), and every port (F20, F22, F23,
-F24, F27, F28, F29, F35, and the bank's tokens)."""
+F24, F27, F28, F29, F30, F35, and the bank's tokens)."""
 import random
-
-import pytest
 
 from games.engines.fuldrigger import trade
 from games.engines.fuldrigger.bots import random_action
@@ -42,11 +40,14 @@ def _trading_turns(seed, moves=260):
         state, _ = ENGINE.apply(state, seat, random_action(state, seat, rnd))
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_the_move_the_legal_actions_and_the_refusal_agree_on_every_purchase_in_port(seed):
-    seen = {"cargo": set(), "ship": set(), "fortress": set()}
-    some_good = sorted(WORLD.goods)[0]
-    for state, seat, legal in _trading_turns(seed):
+def _every_trading_turn(seeds=(1, 2, 3, 4)):
+    for seed in seeds:
+        yield from _trading_turns(seed)
+
+
+def test_the_move_the_legal_actions_and_the_refusal_agree_on_every_purchase_and_sale_in_port():
+    seen = {"cargo": set(), "sale": set(), "ship": set(), "fortress": set()}
+    for state, seat, legal in _every_trading_turn():
         before = repr(state)
         in_port = [s for s in ships_of(state, seat) if WORLD.is_port(s["node"])]
         for ship in in_port:
@@ -59,6 +60,11 @@ def test_the_move_the_legal_actions_and_the_refusal_agree_on_every_purchase_in_p
                 assert (refusal is None) == (action in legal), (action, refusal)
                 assert _refused_with(state, seat, action) == (refusal and refusal[0]), (action, refusal)
                 seen["cargo"].add(refusal and refusal[0])
+            action = {"type": "sell_cargo", "ship": ship["id"]}
+            refusal = trade.sale_refusal(state, seat, ship)
+            assert (refusal is None) == (action in legal), (action, refusal)
+            assert _refused_with(state, seat, action) == (refusal and refusal[0]), (action, refusal)
+            seen["sale"].add(refusal and refusal[0])
         refusal = trade.ship_refusal(state, seat)
         assert (refusal is None) == ({"type": "buy_ship"} in legal)
         assert _refused_with(state, seat, {"type": "buy_ship"}) == (refusal and refusal[0])
@@ -73,6 +79,7 @@ def test_the_move_the_legal_actions_and_the_refusal_agree_on_every_purchase_in_p
         assert repr(state) == before            # asking changes nothing
     # The playouts reached both answers of each question, and the refusals a table meets most.
     assert None in seen["cargo"] and {"error.has_cargo", "error.not_sold_here", "error.no_good"} <= seen["cargo"]
+    assert None in seen["sale"] and {"error.no_cargo", "error.not_carried_far"} <= seen["sale"]
     assert None in seen["ship"] and None in seen["fortress"]
     assert {"error.no_port", "error.fortress_no_ship"} <= seen["fortress"]
 
