@@ -201,8 +201,20 @@
 
   var picked = null;   // the picked place's action, kept while the live part is replaced
 
+  // The page's end keeps room for the bar as tall as it is now (a long place's words take two or
+  // three lines on a phone), so its last control, the footer's language chooser, can come out
+  // from under it.
+  function keepRoomFor(bar) {
+    if (bar.roomKept || !window.ResizeObserver) return;
+    bar.roomKept = true;
+    new ResizeObserver(function () {
+      if (bar.isConnected && !bar.hidden) document.documentElement.style.setProperty("--cs-confirm-room", bar.offsetHeight + "px");
+    }).observe(bar);
+  }
+
   function pick(button, bar) {
     unpick();
+    keepRoomFor(bar);
     var menu = button.closest(".cs-spot-menu");
     (menu ? menu.querySelector("summary") : button).classList.add("cs-picked");
     bar.querySelector(".cs-confirm-what").textContent = button.getAttribute("title") || button.textContent;

@@ -204,10 +204,17 @@ def test_on_a_phone_every_lit_place_is_big_enough_and_a_tap_only_picks_it(table)
     assert "Place a settlement" in me.page.inner_text(".cs-confirm")
     # Scrolled to the end, the page's last control comes out from under the bar (a longer crawl
     # could not reach the language chooser).
-    assert me.page.evaluate("""() => { window.scrollTo(0, document.documentElement.scrollHeight);
+    last_control_shows = """() => { window.scrollTo(0, document.documentElement.scrollHeight);
         const last = document.querySelector('.language-chooser button'), r = last.getBoundingClientRect();
         const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        return hit === last || last.contains(hit); }""")
+        return hit === last || last.contains(hit); }"""
+    assert me.page.evaluate(last_control_shows)
+    # A place whose words take three lines on a phone (a crawl met one): the page's end makes room
+    # for the bar as tall as it is then.
+    me.page.evaluate("""() => { document.querySelector('.cs-confirm-what').textContent =
+        'Place a settlement: corner of Pasture 10 / Fields 11 in the south-east (2) / Forest 3 in the south-east'; }""")
+    me.page.wait_for_function("() => document.querySelector('.cs-confirm').offsetHeight > 112")   # > 6rem + .5rem
+    me.page.wait_for_function(last_control_shows, timeout=LIVE_WAIT_MS)
     me.shot("setup-confirm")
     me.press(me.page.locator(".cs-confirm-no"))
     assert not me.page.locator(".cs-confirm").is_visible()
