@@ -1,9 +1,9 @@
 """Trade (F20–F31) and the isthmus crossings (F44–F47): cargo, ships, fortresses, tolls.
 
 Each `do_*` function checks its action against a working copy of the state, raising
-IllegalAction with the reason, then changes the copy and appends its events. What a purchase
-in port is refused for is found once, by a `*_refusal` function that the move, the legal actions
-(rules.py) and the pages (games/fuldrigger/pages.py) all ask, so the three cannot disagree.
+IllegalAction with the reason, then changes the copy and appends its events. What a purchase or
+a sale in port is refused for is found once, by a `*_refusal` function that the move, the legal
+actions (rules.py) and the pages (games/fuldrigger/pages.py) all ask, so the three cannot disagree.
 """
 from __future__ import annotations
 
