@@ -506,11 +506,17 @@
     else if (el.getAttribute("href")) focusKey = tag + "[href=" + quoted(el.getAttribute("href")) + "]";
     else if (el.name && el.value) focusKey = tag + "[name=" + quoted(el.name) + "][value=" + quoted(el.value) + "]";
     else focusKey = "#fd-no-such-control";     // nothing to find it by: its part takes the focus
-    var section = el.closest("#match-live section[class]");
+    var section = el.closest("#match-live section[class]"), row = el.closest("#match-live [data-row]");
     if (section) {
       var kind = "#match-live section." + section.className.split(/\s+/)[0];
-      focusPart = {kind: kind, index: Array.from(document.querySelectorAll(kind)).indexOf(section)};
+      focusPart = {kind: kind, index: Array.from(document.querySelectorAll(kind)).indexOf(section),
+                   row: row ? row.getAttribute("data-row") : null};
     }
+  }
+
+  // A row of a list that stays through the change (a ship's, by its number), by its key.
+  function rowOf(key) {
+    return key ? document.querySelector("#match-live [data-row=" + quoted(key) + "]") : null;
   }
 
   // The control itself may be gone with the action (Roll, Sail): then the part of the page it was
@@ -524,7 +530,9 @@
     var el = document.querySelector("#match-live " + key);
     // "Sail…" chosen by keyboard: on to where she may sail.
     if (el && /[?&]sail=\d+(&near=fleet)?#fd-sail$/.test(el.getAttribute("href") || "")) el = document.getElementById("fd-dest") || el;
-    if (!el && part) el = document.querySelectorAll(part.kind)[part.index] || null;
+    // Gone with the action (fitted out, loaded): the row it was in (the ship's, read out with its
+    // news), else the part of the page.
+    if (!el && part) el = rowOf(part.row) || document.querySelectorAll(part.kind)[part.index] || null;
     if (!el) el = document.querySelector("#match-live .fd-turn");
     if (!el) return;
     if (!el.matches("a[href], button, input, select, textarea, [tabindex]")) el.setAttribute("tabindex", "-1");
@@ -553,10 +561,12 @@
     // The sail form opened under a ship's row: the list of ships is where the player is, and
     // stays (the form itself goes with the voyage).
     if (section && section.closest(".fd-fleet")) section = section.closest(".fd-fleet");
+    var control = submitter || evt.detail.elt, row = control && control.closest && control.closest("#match-live [data-row]");
     actedIn = null;
     if (section) {
       var kind = "#match-live section." + section.className.split(/\s+/)[0];
       actedIn = {kind: kind, index: Array.from(document.querySelectorAll(kind)).indexOf(section), top: 0,
+                 row: row ? row.getAttribute("data-row") : null, rowTop: null,
                  hadForm: !!document.querySelector("#match-live #fd-offer, #match-live #fd-attack")};
     }
   });
@@ -565,6 +575,8 @@
   document.addEventListener("htmx:beforeSwap", function () {
     var old = actedIn && document.querySelectorAll(actedIn.kind)[actedIn.index];
     if (old) actedIn.top = old.getBoundingClientRect().top;
+    var oldRow = actedIn && rowOf(actedIn.row);
+    if (oldRow) actedIn.rowTop = oldRow.getBoundingClientRect().top;
   });
 
   function keepInView() {
@@ -581,6 +593,15 @@
     var form = document.querySelector("#match-live #fd-offer, #match-live #fd-attack");
     if (form && acted && !acted.hadForm) { reveal(form); return; }
     if (!acted) return;
+    // The row acted in (a ship's), when it stays, stays where it was on the screen: its section
+    // may shrink above or below it (a ship fitted out at the foot of a long list).
+    var row = acted.rowTop !== null ? rowOf(acted.row) : null;
+    if (row) {
+      var shift = row.getBoundingClientRect().top - acted.rowTop;
+      if (Math.abs(shift) > 1) window.scrollBy(0, shift);
+      reveal(row, true);
+      return;
+    }
     var el = document.querySelectorAll(acted.kind)[acted.index] || document.querySelector(acted.kind);
     if (el) {
       // The part acted in stays where it was on the screen, whatever grew or shrank above it.

@@ -261,3 +261,57 @@ def test_one_tap_on_a_lit_square_only_chooses_it_even_when_the_list_chose_it_fir
         assert not anna.errors, anna.errors
     finally:
         anna.context.close()
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_ship_acted_on_under_an_open_sail_form_stays_where_it_was(device, browser, live_site):  # noqa: F811
+    """The sail form opened under one ship's row, then "Fit out as privateer" pressed on the next
+    ship's: the form closes above the row, and the row acted in stays where it was on the screen,
+    with the focus in it on the desktop's keyboard (a 40-step crawl on a phone saw the list's top
+    kept in place instead, and the ship's row carried 350 px up, under the map)."""
+    users = [make_user(name) for name in ("anna", "bo")]
+    match = start(users)
+
+    def two_empty_merchants_at_home(state):
+        home = state["homes"][0]
+        mine = sorted((s for s in state["ships"].values() if s["owner"] == 0), key=lambda s: s["id"])
+        for ship in mine[:2]:
+            ship.update(node=home, cargo=None, privateer=False)
+        assert len(mine) >= 2
+    change_state(match, two_empty_merchants_at_home)
+    first, second = sorted(s["id"] for s in match.state["ships"].values() if s["owner"] == 0)[:2]
+    anna = Player(browser, live_site, device)
+    page = anna.page
+    try:
+        anna.log_in("anna")
+        page.goto(f"{live_site}/matches/{match.pk}/")
+        anna.press(page.locator(".fd-turn button:has-text('Roll the dice')"))
+        page.wait_for_selector(f'[data-row="ship-{first}"] a.button[href*="near=fleet"]')
+        anna.settled()
+        anna.press(page.locator(f'[data-row="ship-{first}"] a.button[href*="near=fleet"]'))
+        page.wait_for_selector(f'[data-row="ship-{first}"] .fd-sail')
+        anna.settled()
+        fit = page.locator(f'[data-row="ship-{second}"] button:has-text("Fit out as privateer")')
+        # In the middle of the screen: the page has scrolled far enough for the form above to close
+        # without the page's top stopping it.
+        fit.evaluate("el => el.scrollIntoView({block: 'center'})")
+        row = f'[data-row="ship-{second}"]'
+        before = page.evaluate(f"() => document.querySelector('{row}').getBoundingClientRect().top")
+        version = Match.objects.get(pk=match.pk).version
+        if device == "desktop":
+            fit.focus()
+            page.keyboard.press("Enter")
+        else:
+            anna.press(fit)
+        page.wait_for_selector(f'#match-live[data-version="{version + 1}"]')
+        anna.settled()
+        assert page.locator(".fd-sail").count() == 0          # the form above the row has gone
+        after = page.evaluate(f"() => document.querySelector('{row}').getBoundingClientRect().top")
+        assert abs(after - before) <= 2, (before, after)
+        assert ship_at(match.pk, second)["privateer"]
+        if device == "desktop":
+            assert page.evaluate(f"() => !!document.activeElement.closest('{row}')")
+        page.screenshot(path=str(ARTIFACTS / f"fd-turn-{device}-row-kept.png"))
+        assert anna.errors == []
+    finally:
+        anna.context.close()

@@ -288,6 +288,13 @@
   // it was has not moved for the player, whatever grew or shrank above it.
   function anchor(el) {
     const parts = [];
+    // A row that stays through the change, known by its key (a Fuldrigger ship's: data-row), is
+    // the finest part: the page keeps it in place while the list around it grows or shrinks.
+    const row = el.closest("[data-row]");
+    if (row) {
+      const kind = `[data-row="${CSS.escape(row.getAttribute("data-row"))}"]`;
+      parts.push({kind: kind, index: 0, top: row.getBoundingClientRect().top});
+    }
     for (let s = el.closest("section[class]"); s; s = s.parentElement && s.parentElement.closest("section[class]")) {
       const kind = "section." + CSS.escape(s.classList[0]);
       parts.push({kind: kind, index: [...document.querySelectorAll(kind)].indexOf(s), top: s.getBoundingClientRect().top});
