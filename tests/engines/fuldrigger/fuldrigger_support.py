@@ -5,9 +5,10 @@ from __future__ import annotations
 from games.engines.base import IllegalAction
 from games.engines.fuldrigger import ENGINE
 from games.engines.fuldrigger.board import WORLD
+from games.engines.fuldrigger.bots import random_action
 from games.engines.fuldrigger.state import add_ship, fresh_turn
 
-__all__ = ["ENGINE", "WORLD", "IllegalAction", "game", "dealt", "choose_homes", "rolled", "put_ship", "cargo",
+__all__ = ["ENGINE", "WORLD", "IllegalAction", "game", "play", "dealt", "choose_homes", "rolled", "put_ship", "cargo",
            "seeded", "first", "of_type", "squares", "sea_entry", "clear_ships", "ship_ids", "foreign_port",
            "attack"]
 
@@ -111,3 +112,19 @@ def foreign_port(state):
 def attack(target, ships, defender=1, **extra):
     return {"type": "attack", "target": target, "defender": defender,
             "ships": [s["id"] for s in ships], **extra}
+
+
+def play(state, rnd, steps):
+    """Up to `steps` random actions (the system's card when due); returns the states seen."""
+    seen = [state]
+    for _ in range(steps):
+        if ENGINE.is_over(state):
+            break
+        system = ENGINE.system_action(state)
+        if system:
+            state, _ = ENGINE.apply(state, None, system)
+        else:
+            seat = rnd.choice(ENGINE.to_act(state))
+            state, _ = ENGINE.apply(state, seat, random_action(state, seat, rnd))
+        seen.append(state)
+    return seen

@@ -8,29 +8,13 @@ from hypothesis import strategies as st
 
 from games.engines.fuldrigger.bots import random_action
 from tests.engines.fuldrigger.fuldrigger_support import (
-    ENGINE, WORLD, IllegalAction, cargo, first, game, put_ship, rolled, ship_ids,
+    ENGINE, WORLD, IllegalAction, cargo, first, game, play, put_ship, rolled, ship_ids,
 )
 
 ACTION_TYPES = ["roll", "move", "buy_cargo", "sell_cargo", "buy_ship", "sell_ship",
                 "buy_fortress", "fit_privateer", "lay_off_privateer", "attack",
                 "isthmus_unload", "isthmus_load", "offer", "accept_offer", "decline_offer",
                 "withdraw_offer", "end_turn", "draw_card"]
-
-
-def play(state, rnd, steps):
-    """Up to `steps` random actions (the system's card when due); returns the states seen."""
-    seen = [state]
-    for _ in range(steps):
-        if ENGINE.is_over(state):
-            break
-        system = ENGINE.system_action(state)
-        if system:
-            state, _ = ENGINE.apply(state, None, system)
-        else:
-            seat = rnd.choice(ENGINE.to_act(state))
-            state, _ = ENGINE.apply(state, seat, random_action(state, seat, rnd))
-        seen.append(state)
-    return seen
 
 
 def test_engine_members():

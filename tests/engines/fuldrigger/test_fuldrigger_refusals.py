@@ -7,9 +7,8 @@ F24, F27, F28, F29, F30, F35, and the bank's tokens)."""
 import random
 
 from games.engines.fuldrigger import trade
-from games.engines.fuldrigger.bots import random_action
 from games.engines.fuldrigger.state import ships_of
-from tests.engines.fuldrigger.fuldrigger_support import ENGINE, WORLD, IllegalAction, game
+from tests.engines.fuldrigger.fuldrigger_support import ENGINE, WORLD, IllegalAction, game, play
 
 
 def _refused_with(state, seat, action):
@@ -23,21 +22,13 @@ def _refused_with(state, seat, action):
 
 def _trading_turns(seed, moves=260):
     """States of a random 3-player playout (cash enough to buy, so few to refuse, and little
-    enough that some are) where the seat to play may trade in port, with that seat."""
-    rnd = random.Random(seed)
-    state = ENGINE.new_game(3, f"refusals-{seed}", {"rounds": 0, "isthmus": True, "start_cash": 260})
-    for _ in range(moves):
-        if ENGINE.is_over(state):
-            return
-        system = ENGINE.system_action(state)
-        if system:
-            state, _ = ENGINE.apply(state, None, system)
-            continue
-        seat = rnd.choice(ENGINE.to_act(state))
-        legal = ENGINE.legal_actions(state, seat)
-        if any(a["type"] in ("roll", "end_turn") for a in legal):
-            yield state, seat, legal
-        state, _ = ENGINE.apply(state, seat, random_action(state, seat, rnd))
+    enough that some are) where a seat to play may trade in port, with that seat."""
+    start = ENGINE.new_game(3, f"refusals-{seed}", {"rounds": 0, "isthmus": True, "start_cash": 260})
+    for state in play(start, random.Random(seed), moves):
+        for seat in ENGINE.to_act(state):
+            legal = ENGINE.legal_actions(state, seat)
+            if any(a["type"] in ("roll", "end_turn") for a in legal):
+                yield state, seat, legal
 
 
 def _every_trading_turn(seeds=(1, 2, 3, 4)):
