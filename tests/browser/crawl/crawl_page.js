@@ -72,6 +72,19 @@
     return false;
   }
 
+  // A menu the player opened (an open <details> whose list floats over the page, as Catan's
+  // board spots offer theirs): it covers what lies under it until it is closed (a tap elsewhere
+  // or Escape), as any open menu does; what it covers is not out of a player's reach.
+  function openMenu(el) {
+    for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
+      if (getComputedStyle(e).position === "absolute") {
+        const menu = e.parentElement && e.parentElement.closest("details[open]");
+        if (menu) return menu;
+      }
+    }
+    return null;
+  }
+
   // The part of an element one can see: its box clipped by every scrolling or clipping
   // ancestor; null when nothing of it shows.
   function seen(el) {
@@ -197,6 +210,8 @@
       const hit = document.elementFromPoint(x, y);
       if (!hit || hit === t.el || t.el.contains(hit) || (t.control !== t.el && hit === t.control)) return;
       if (pinned(hit) && !pinned(t.el)) return;
+      const menu = openMenu(hit);
+      if (menu && !menu.contains(t.el)) return;
       covered.push({target: describe(t.el), by: describe(hit), at: [Math.round(x), Math.round(y)]});
     });
     return {small: small, covered: covered, count: all.length};
