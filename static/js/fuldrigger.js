@@ -305,8 +305,27 @@
       });
     });
     window.addEventListener("resize", apply);
+    var board = map.closest(".fd-board");
+    if (board && window.ResizeObserver) new ResizeObserver(fitBoard).observe(board);
+    window.addEventListener("resize", fitBoard);
     movePieces();
     if (fresh) openOnFleet(); else apply();
+  }
+
+  // On a wide screen the board (the map, its legend, the price lists) stays on screen beside the
+  // turn while that scrolls, as long as it fits the screen. With the legend or the price lists
+  // open it is taller: stuck, its foot stayed below the screen until the turn's column ran out.
+  // Then it scrolls with the page, and stays where it was on the screen when it stops sticking.
+  // (Closed again, it sticks at the screen's top: what was pressed at its foot stays in view.)
+  function fitBoard() {
+    var board = map && map.closest(".fd-board");
+    if (!board) return;
+    var tall = board.offsetHeight > window.innerHeight - 16;
+    if (tall === board.classList.contains("fd-tall")) return;
+    var before = board.getBoundingClientRect().top;
+    board.classList.toggle("fd-tall", tall);
+    var shift = board.getBoundingClientRect().top - before;
+    if (tall && Math.abs(shift) > 1) window.scrollBy(0, shift);
   }
 
   // The pieces' <svg> comes with the live part, which is replaced after every change; it is laid

@@ -315,3 +315,49 @@ def test_a_ship_acted_on_under_an_open_sail_form_stays_where_it_was(device, brow
         assert anna.errors == []
     finally:
         anna.context.close()
+
+
+# Two frames drawn: what the page's script does when the layout changes (a ResizeObserver's
+# callback, after layout and before paint) has been done.
+FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+
+def test_the_board_opened_taller_than_the_screen_scrolls_to_its_foot_and_stays_where_it_was(browser, live_site):  # noqa: F811
+    """On a desktop the board (the map, its legend, the price lists) stays on screen beside the
+    turn while that scrolls. The legend opened with the page scrolled makes it taller than the
+    screen: it stays where it was (the summary pressed does not move), and scrolling on brings
+    its foot (the price lists' summary) into view. Stuck, its foot stayed below the screen until
+    the turn's column ran out (a 40-step crawl, seed 9: the click on "Price lists of every port"
+    had to scroll the page 750 px to find it)."""
+    users = [make_user(name) for name in ("anna", "bo")]
+    match = start(users)
+    anna = Player(browser, live_site, "desktop")
+    page = anna.page
+    try:
+        anna.log_in("anna")
+        page.goto(f"{live_site}/matches/{match.pk}/")
+        anna.settled()
+        board = page.locator(".fd-board")
+        # The turn's column longer than the board, so that the board sticks over a long way.
+        page.evaluate("""() => { const pad = document.createElement('div'); pad.style.height = '3000px';
+                                 document.querySelector('#match-live').appendChild(pad); }""")
+        page.evaluate("window.scrollTo(0, 600)")
+        assert board.evaluate("el => getComputedStyle(el).position") == "sticky"
+        legend = page.locator(".fd-legend > summary")
+        before = legend.evaluate("el => el.getBoundingClientRect().top")
+        legend.click()
+        page.wait_for_function("() => document.querySelector('.fd-legend').open")
+        page.evaluate(FRAMES)
+        after = legend.evaluate("el => el.getBoundingClientRect().top")
+        assert abs(after - before) <= 2, (before, after)
+        foot = page.locator(".fd-price-lists > summary")
+        below = foot.evaluate("el => el.getBoundingClientRect().bottom - innerHeight")
+        assert below > 0     # the legend opened pushed the board's foot below the screen
+        page.mouse.move(1100, 400)    # over the turn's column (a wheel over the map zooms it)
+        page.mouse.wheel(0, below + 40)
+        page.wait_for_function("() => document.querySelector('.fd-price-lists > summary').getBoundingClientRect().bottom"
+                               " <= innerHeight", timeout=5000)
+        page.screenshot(path=str(ARTIFACTS / "fd-turn-desktop-board-foot.png"))
+        assert anna.errors == []
+    finally:
+        anna.context.close()
