@@ -205,7 +205,9 @@
         box = {l: Math.max(line.left, t.box.l), t: Math.max(line.top, t.box.t), r: Math.min(line.right, t.box.r), b: Math.min(line.bottom, t.box.b)};
       }
       const b = {l: Math.max(box.l, 0), t: Math.max(box.t, 0), r: Math.min(box.r, vw), b: Math.min(box.b, vh)};
-      if (b.r - b.l < 1 || b.b - b.t < 1) return;
+      // A sliver at the screen's edge (a summary scrolled all but 2 px away) is no target: its
+      // middle rounds onto its neighbour.
+      if (b.r - b.l < 4 || b.b - b.t < 4) return;
       const x = (b.l + b.r) / 2, y = (b.t + b.b) / 2;
       const hit = document.elementFromPoint(x, y);
       if (!hit || hit === t.el || t.el.contains(hit) || (t.control !== t.el && hit === t.control)) return;
@@ -264,6 +266,11 @@
       const n = out.length;
       el.setAttribute("data-crawl", String(n));
       const shown = t.box;
+      // A press at its middle that lands on another control drawn inside it (a ship on
+      // Fuldrigger's map, which opens its sail form) is that control's, and says what it shows.
+      const at = document.elementFromPoint((t.rect.left + t.rect.right) / 2, (t.rect.top + t.rect.bottom) / 2);
+      const inner = at && at !== el && el.contains(at) ? at.closest("[data-shows]") : null;
+      const shows = el.getAttribute("data-shows") || (inner && el.contains(inner) ? inner.getAttribute("data-shows") : null);
       // Left out of the Tab order on purpose (tabindex="-1": the ships on Fuldrigger's map, which
       // the fleet's buttons stand for), a control is no keyboard player's to press.
       const focusable = el.getAttribute("tabindex") !== "-1" &&
@@ -272,7 +279,7 @@
                 desc: describe(el), region: region(el), label: el.matches("input") && !seen(el) && !!el.closest("label"),
                 min: el.getAttribute("min"), max: el.getAttribute("max"), options: el.matches("select") ? el.options.length : 0,
                 multiple: !!el.multiple, visibleTop: shown.t, visibleBottom: shown.b,
-                spot: !!el.closest("svg") || el.matches(".cs-spot"), shows: el.getAttribute("data-shows")});
+                spot: !!el.closest("svg") || el.matches(".cs-spot"), shows: shows});
     });
     return out;
   }

@@ -72,3 +72,29 @@ def test_a_target_under_a_menu_the_player_opened_is_not_covered_but_one_under_a_
         "targets"]["covered"] == []
     floating = sheet.show(menu.format(tag="div", head="span"))["targets"]["covered"]
     assert [c["target"] for c in floating] == ['button.spot.big "under"']
+
+
+def test_a_press_on_a_pane_that_lands_on_a_control_drawn_in_it_says_what_that_control_shows(sheet):
+    # Fuldrigger's map is a control of its own (focusable, to pan by keys); pressed at its middle
+    # where a ship is drawn, the press is the ship's, which opens its sail form further down.
+    sheet.show('<div id="pane" tabindex="0" style="position:relative;width:200px;height:200px;background:#def">'
+               '<a href="?sail=1" data-shows="#far" style="position:absolute;left:90px;top:90px;width:30px;'
+               'height:30px;display:block" aria-label="ship"></a></div><p id="far">far</p>')
+    found = {c["desc"].split()[0]: c["shows"] for c in sheet.page.evaluate("() => window.__crawlPage.controls('main')")}
+    assert found["div#pane"] == "#far"
+    sheet.show('<div id="pane" tabindex="0" style="position:relative;width:200px;height:200px;background:#def">'
+               '<a href="?sail=1" data-shows="#far" style="position:absolute;left:5px;top:5px;width:30px;'
+               'height:30px;display:block" aria-label="ship"></a></div><p id="far">far</p>')
+    found = {c["desc"].split()[0]: c["shows"] for c in sheet.page.evaluate("() => window.__crawlPage.controls('main')")}
+    assert found["div#pane"] is None   # its middle is open sea: a press there shows nothing
+
+
+def test_a_sliver_of_a_target_at_the_screens_edge_is_not_counted_as_covered(sheet):
+    body = ('<button class="spot big" style="left:10px;top:{top}px;height:40px">edge</button>'
+            '<div class="lid" style="left:0;top:{lid}px;width:100px;height:100px"></div>')
+    sheet.page.set_viewport_size({"width": 390, "height": 844})
+    # 2 px of the button show at the screen's top, and what lies over its foot covers them.
+    page = sheet.show(body.format(top=-38, lid=0))
+    assert page["targets"]["covered"] == []
+    page = sheet.show(body.format(top=-20, lid=0))
+    assert [c["target"] for c in page["targets"]["covered"]] == ['button.spot.big "edge"']
