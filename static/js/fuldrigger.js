@@ -308,24 +308,29 @@
     var board = map.closest(".fd-board");
     if (board && window.ResizeObserver) new ResizeObserver(fitBoard).observe(board);
     window.addEventListener("resize", fitBoard);
+    window.addEventListener("scroll", fitBoard, {passive: true});
     movePieces();
     if (fresh) openOnFleet(); else apply();
   }
 
   // On a wide screen the board (the map, its legend, the price lists) stays on screen beside the
-  // turn while that scrolls, as long as it fits the screen. With the legend or the price lists
-  // open it is taller: stuck, its foot stayed below the screen until the turn's column ran out.
-  // Then it scrolls with the page, and stays where it was on the screen when it stops sticking.
-  // (Closed again, it sticks at the screen's top: what was pressed at its foot stays in view.)
+  // turn while that scrolls. Taller than the screen (its legend or the price lists open), it
+  // scrolls with the page until its foot shows, or back until its head shows, and stays on
+  // screen in between; stuck by its head, its foot stayed below the screen until the turn's
+  // column ran out. Only scrolling moves it: opened or closed, it stays where it is (or, shorter,
+  // keeps its foot where it was).
+  var boardTop = null, lastY = window.scrollY;
   function fitBoard() {
-    var board = map && map.closest(".fd-board");
+    var board = map && map.closest(".fd-board"), y = window.scrollY, delta = y - lastY;
+    lastY = y;
     if (!board) return;
-    var tall = board.offsetHeight > window.innerHeight - 16;
-    if (tall === board.classList.contains("fd-tall")) return;
-    var before = board.getBoundingClientRect().top;
-    board.classList.toggle("fd-tall", tall);
-    var shift = board.getBoundingClientRect().top - before;
-    if (tall && Math.abs(shift) > 1) window.scrollBy(0, shift);
+    var least = window.innerHeight - board.offsetHeight - 8;
+    if (least >= 8 || getComputedStyle(board).position !== "sticky") {
+      if (boardTop !== null) { board.style.top = ""; boardTop = null; }
+      return;
+    }
+    var top = Math.max(least, Math.min(8, (boardTop === null ? 8 : boardTop) - delta));
+    if (top !== boardTop) { board.style.top = top + "px"; boardTop = top; }
   }
 
   // The pieces' <svg> comes with the live part, which is replaced after every change; it is laid

@@ -325,9 +325,9 @@ FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimation
 def test_the_board_opened_taller_than_the_screen_scrolls_to_its_foot_and_stays_where_it_was(browser, live_site):  # noqa: F811
     """On a desktop the board (the map, its legend, the price lists) stays on screen beside the
     turn while that scrolls. The legend opened with the page scrolled makes it taller than the
-    screen: it stays where it was (the summary pressed does not move), and scrolling on brings
-    its foot (the price lists' summary) into view. Stuck, its foot stayed below the screen until
-    the turn's column ran out (a 40-step crawl, seed 9: the click on "Price lists of every port"
+    screen: it stays where it was (the summary pressed does not move, nor does the page), scrolling
+    on brings its foot (the price lists' summary) into view, and scrolling back its head. Stuck by
+    its head, its foot stayed below the screen until the turn's column ran out (a 40-step crawl, seed 9: the click on "Price lists of every port"
     had to scroll the page 750 px to find it)."""
     users = [make_user(name) for name in ("anna", "bo")]
     match = start(users)
@@ -350,6 +350,7 @@ def test_the_board_opened_taller_than_the_screen_scrolls_to_its_foot_and_stays_w
         page.evaluate(FRAMES)
         after = legend.evaluate("el => el.getBoundingClientRect().top")
         assert abs(after - before) <= 2, (before, after)
+        assert page.evaluate("scrollY") == 600      # nor did anything else move
         foot = page.locator(".fd-price-lists > summary")
         below = foot.evaluate("el => el.getBoundingClientRect().bottom - innerHeight")
         assert below > 0     # the legend opened pushed the board's foot below the screen
@@ -358,6 +359,10 @@ def test_the_board_opened_taller_than_the_screen_scrolls_to_its_foot_and_stays_w
         page.wait_for_function("() => document.querySelector('.fd-price-lists > summary').getBoundingClientRect().bottom"
                                " <= innerHeight", timeout=5000)
         page.screenshot(path=str(ARTIFACTS / "fd-turn-desktop-board-foot.png"))
+        # And back up: its head (the map) comes back into view long before the page's top.
+        page.mouse.wheel(0, -(below + 40))
+        page.wait_for_function("() => document.querySelector('#fd-map').getBoundingClientRect().top >= 0", timeout=5000)
+        assert page.evaluate("scrollY") > 300
         assert anna.errors == []
     finally:
         anna.context.close()
