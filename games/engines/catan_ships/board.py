@@ -128,11 +128,26 @@ def _frame(cells: tuple) -> Frame:
 
 
 class Geometry:
-    """Everything fixed by a board key, as tuples indexed by id."""
+    """Everything fixed by a board key, as tuples indexed by id: the hexes' layout, and the
+    harbours placed on it."""
 
     def __init__(self, key: str):
         self.key = key
         hex_part, _, harbour_part = key.partition("|")
+        self._lay_out(hex_part)
+        self._place(harbour_part)
+
+    @classmethod
+    def on(cls, layout: "Geometry", key: str) -> "Geometry":
+        """The board `key`, whose hexes are laid out as `layout`'s: only its harbours are worked
+        out (a new board's harbours are placed on its layout, which is not laid out again)."""
+        geo = cls.__new__(cls)
+        geo.__dict__.update(vars(layout))
+        geo.key = key
+        geo._place(key.partition("|")[2])
+        return geo
+
+    def _lay_out(self, hex_part: str) -> None:
         hexes = []
         for item in hex_part.split(";"):
             q, r, letter, number = item.split(",")
@@ -183,7 +198,9 @@ class Geometry:
             (by_number if self.land[h] else water_by_number).setdefault(n, []).append(h)
         self.land_by_number = {n: tuple(hs) for n, hs in by_number.items()}
         self.water_by_number = {n: tuple(hs) for n, hs in water_by_number.items()}
+        self.land_hexes = tuple(h for h in range(self.hex_count) if self.land[h])
 
+    def _place(self, harbour_part: str) -> None:
         harbours = []
         if harbour_part:
             for item in harbour_part.split(","):
@@ -203,7 +220,6 @@ class Geometry:
         self.harbour_holders = ((lambda owner: ()) if not corners else
                                 (lambda owner, get=itemgetter(corners[0]): (get(owner),)) if len(corners) == 1
                                 else itemgetter(*corners))
-        self.land_hexes = tuple(h for h in range(self.hex_count) if self.land[h])
         self._drawing = None
 
     def other_end(self, e: int, v: int) -> int:
@@ -235,12 +251,23 @@ class Geometry:
 
 @lru_cache(maxsize=256)
 def geometry(key: str) -> Geometry:
-    return Geometry(key)
+    hex_part, _, harbour_part = key.partition("|")
+    return Geometry.on(_layout(hex_part), key) if harbour_part else _layout(hex_part)
+
+
+@lru_cache(maxsize=32)
+def _layout(hex_part: str) -> Geometry:
+    """A board's hexes laid out, without harbours: what a new board's harbours are placed on
+    (`_place_harbours`), and then the board with them (`geometry`)."""
+    return Geometry(hex_part + "|")
+
+
+def _hex_text(hexes: list[tuple]) -> str:
+    return ";".join(f"{q},{r},{TERRAIN_LETTER[t]},{n or 0}" for q, r, t, n in hexes)
 
 
 def _key(hexes: list[tuple], harbours: list[tuple]) -> str:
-    text = ";".join(f"{q},{r},{TERRAIN_LETTER[t]},{n or 0}" for q, r, t, n in hexes)
-    return text + "|" + ",".join(f"{e}:{k}" for e, k in harbours)
+    return _hex_text(hexes) + "|" + ",".join(f"{e}:{k}" for e, k in harbours)
 
 
 def _ring_neighbours(cells: set) -> list[tuple[int, int]]:
@@ -258,7 +285,7 @@ def _place_harbours(state: dict, hexes: list[tuple], kinds: list[str]) -> list[t
     """Harbours on coast edges, spread round the coast: the coast edges in order of their angle
     round the board's centre, a harbour every len/len(kinds) edges from a drawn start, skipping
     on where a harbour would share a corner with another."""
-    geo = Geometry(_key(hexes, []))
+    geo = _layout(_hex_text(hexes))
     coast = [e for e in range(geo.edge_count) if geo.edge_kind[e] == "coast"]
     cx = sum(x for x, _ in geo.edge_xy) / geo.edge_count
     cy = sum(y for _, y in geo.edge_xy) / geo.edge_count
