@@ -18,7 +18,15 @@
   // Clicks the page received (a tap's click comes from the browser after the touch ends: the
   // crawl waits for it before it asks what the tap did).
   state.clicks = 0;
-  document.addEventListener("click", () => { state.clicks++; }, true);
+  // What the last click landed on says, when it brings another part into view on purpose
+  // (data-shows): a finger's tap is carried to a link near it (Chromium's touch adjustment: a
+  // ship beside the point tapped on Fuldrigger's map opens its sail form, further down).
+  state.shows = null;
+  document.addEventListener("click", (e) => {
+    state.clicks++;
+    const el = e.target && e.target.closest ? e.target.closest("[data-shows]") : null;
+    state.shows = el ? el.getAttribute("data-shows") : null;
+  }, true);
   document.addEventListener("htmx:wsOpen", () => { state.wsOpen = true; });
   document.addEventListener("htmx:wsClose", () => { state.wsOpen = false; });
   // Idle: nothing in flight, nothing swapping or settling (htmx marks those with its classes;
@@ -266,11 +274,6 @@
       const n = out.length;
       el.setAttribute("data-crawl", String(n));
       const shown = t.box;
-      // A press at its middle that lands on another control drawn inside it (a ship on
-      // Fuldrigger's map, which opens its sail form) is that control's, and says what it shows.
-      const at = document.elementFromPoint((t.rect.left + t.rect.right) / 2, (t.rect.top + t.rect.bottom) / 2);
-      const inner = at && at !== el && el.contains(at) ? at.closest("[data-shows]") : null;
-      const shows = el.getAttribute("data-shows") || (inner && el.contains(inner) ? inner.getAttribute("data-shows") : null);
       // Left out of the Tab order on purpose (tabindex="-1": the ships on Fuldrigger's map, which
       // the fleet's buttons stand for), a control is no keyboard player's to press.
       const focusable = el.getAttribute("tabindex") !== "-1" &&
@@ -279,7 +282,7 @@
                 desc: describe(el), region: region(el), label: el.matches("input") && !seen(el) && !!el.closest("label"),
                 min: el.getAttribute("min"), max: el.getAttribute("max"), options: el.matches("select") ? el.options.length : 0,
                 multiple: !!el.multiple, visibleTop: shown.t, visibleBottom: shown.b,
-                spot: !!el.closest("svg") || el.matches(".cs-spot"), shows: shows});
+                spot: !!el.closest("svg") || el.matches(".cs-spot"), shows: el.getAttribute("data-shows")});
     });
     return out;
   }

@@ -415,6 +415,8 @@ class Crawl(Player):
         # Unless nothing came of it (a form the browser held back for a field left empty): the
         # control is still there and the page has not moved, and the step is judged as any other.
         shows = chosen.get("shows")
+        if not shows and page.evaluate("n => window.__crawl.clicks > n", clicks):
+            shows = page.evaluate("() => window.__crawl.shows")   # what the press landed on says
         if shows and not self._came_to_nothing(chosen["n"], before):
             return {"done": done, "before": None, "region": shows, "region_shown": IN_VIEW}
         return {"done": done, "before": before, "region": chosen["region"], "region_shown": shown.get("shown", 0),

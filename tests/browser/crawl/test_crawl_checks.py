@@ -2,7 +2,7 @@
 fixed twin) in a real Chromium, no server needed."""
 import pytest
 
-from tests.browser.crawl.crawl_support import Player
+from tests.browser.crawl.crawl_support import PAGE_JS, Player
 from tests.browser.crawl.crawl_words import RULE_CODE_BY_PLACE, findings
 
 pytestmark = pytest.mark.browser
@@ -74,19 +74,19 @@ def test_a_target_under_a_menu_the_player_opened_is_not_covered_but_one_under_a_
     assert [c["target"] for c in floating] == ['button.spot.big "under"']
 
 
-def test_a_press_on_a_pane_that_lands_on_a_control_drawn_in_it_says_what_that_control_shows(sheet):
-    # Fuldrigger's map is a control of its own (focusable, to pan by keys); pressed at its middle
-    # where a ship is drawn, the press is the ship's, which opens its sail form further down.
+def test_a_press_remembers_what_the_control_it_landed_on_shows(sheet):
+    # Fuldrigger's map is a control of its own (focusable, to pan by keys); a finger's tap on it
+    # is carried to a ship beside the point tapped (Chromium's touch adjustment), whose link opens
+    # the sail form further down (data-shows): the press is judged by what it landed on.
     sheet.show('<div id="pane" tabindex="0" style="position:relative;width:200px;height:200px;background:#def">'
-               '<a href="?sail=1" data-shows="#far" style="position:absolute;left:90px;top:90px;width:30px;'
+               '<a href="#far" data-shows="#far" style="position:absolute;left:90px;top:90px;width:30px;'
                'height:30px;display:block" aria-label="ship"></a></div><p id="far">far</p>')
-    found = {c["desc"].split()[0]: c["shows"] for c in sheet.page.evaluate("() => window.__crawlPage.controls('main')")}
-    assert found["div#pane"] == "#far"
-    sheet.show('<div id="pane" tabindex="0" style="position:relative;width:200px;height:200px;background:#def">'
-               '<a href="?sail=1" data-shows="#far" style="position:absolute;left:5px;top:5px;width:30px;'
-               'height:30px;display:block" aria-label="ship"></a></div><p id="far">far</p>')
-    found = {c["desc"].split()[0]: c["shows"] for c in sheet.page.evaluate("() => window.__crawlPage.controls('main')")}
-    assert found["div#pane"] is None   # its middle is open sea: a press there shows nothing
+    # (set_content's document.open took the listeners the crawl adds to every document: again.)
+    sheet.page.add_script_tag(path=str(PAGE_JS))
+    sheet.page.mouse.click(105, 105)
+    assert sheet.page.evaluate("() => window.__crawl.shows") == "#far"
+    sheet.page.mouse.click(20, 180)    # open sea
+    assert sheet.page.evaluate("() => window.__crawl.shows") is None
 
 
 def test_a_sliver_of_a_target_at_the_screens_edge_is_not_counted_as_covered(sheet):
