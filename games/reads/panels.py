@@ -1,6 +1,7 @@
 """Renders a match for one viewer: the whole page, the live part an action or a socket swaps in.
 The same templates serve all three, so a player sees the same thing however it arrived."""
 import hashlib
+import json
 import importlib
 import zoneinfo
 from types import SimpleNamespace
@@ -222,6 +223,12 @@ def orders_digest(match: Match, number, view) -> str:
     return hashlib.blake2b("|".join(offered).encode(), digest_size=8).hexdigest()
 
 
+def lines_digest(lines) -> str:
+    """The list of orders as a panel showed it: a move, a removal by number is for that list (an
+    order for one move may have played and gone since)."""
+    return hashlib.sha256(json.dumps(lines, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def orders_context(match: Match, user) -> dict:
     """What the Orders panel shows its owner: their lines in words, the kinds to add, and the
     digest of what it offers (orders_digest). Without a panel, a seated player's page keeps an
@@ -247,6 +254,7 @@ def orders_context(match: Match, user) -> dict:
              for k, fields in module.KINDS.items()]
     return {"orders_shown": True, "orders_match": match, "orders_paused": bool(mine and mine.paused),
             "orders_digest": orders_digest(match, number, view),
+            "orders_shown_lines": lines_digest(lines),
             "orders_lines": [{"index": i, "words": standing.line_words(match.game, line, view),
                               "scope": line.get("scope", "always"), "until": line.get("until")}
                              for i, line in enumerate(lines)],

@@ -449,7 +449,7 @@ def match_orders(request, match_id):
     match = get_object_or_404(Match, pk=match_id)
     mine = orders.orders_of(match=match, user=request.user)
     lines = [dict(line) for line in (mine.lines if mine else [])]
-    do, paused = request.POST.get("do", ""), None
+    do, paused, stale = request.POST.get("do", ""), None, None
     try:
         index = int(request.POST.get("index", -1))
     except ValueError:
@@ -464,21 +464,30 @@ def match_orders(request, match_id):
         if line["scope"] == "until":
             line["until"] = request.POST.get("until", "")
         lines.append(line)
-    elif do == "remove" and 0 <= index < len(lines):
-        lines.pop(index)
-    elif do in ("up", "down") and 0 <= index < len(lines):
-        other = index - 1 if do == "up" else index + 1
-        if 0 <= other < len(lines):
-            lines[index], lines[other] = lines[other], lines[index]
+    elif do in ("remove", "up", "down") and 0 <= index < len(lines) and request.POST.get("lines") in (None, panels.lines_digest(lines)):
+        if do == "remove":
+            lines.pop(index)
+        else:
+            other = index - 1 if do == "up" else index + 1
+            if 0 <= other < len(lines):
+                lines[index], lines[other] = lines[other], lines[index]
+    elif do in ("remove", "up", "down"):
+        # The list changed since the panel showed it (an order for one move played and went):
+        # the number pressed may be another order's now. Nothing changes; the list as it is shows.
+        stale = _("Your orders changed since this list was shown (an order for one move has played, say); "
+                  "here they are as they are now.")
     elif do == "pause":
         paused, lines = request.POST.get("paused") == "1", None
     else:
         return HttpResponse(_("Say what to do with the orders."), status=400)
     status, problem = 200, None
-    try:
-        orders.orders_set(match_id=match.pk, user=request.user, lines=lines, paused=paused)
-    except ServiceError as exc:
-        status, problem = exc.status, str(exc)
+    if stale:
+        status, problem = 409, stale
+    else:
+        try:
+            orders.orders_set(match_id=match.pk, user=request.user, lines=lines, paused=paused)
+        except ServiceError as exc:
+            status, problem = exc.status, str(exc)
     match.refresh_from_db()
     context = panels.orders_context(match, request.user)
     context["orders_problem"] = problem

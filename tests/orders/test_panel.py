@@ -116,3 +116,32 @@ def test_an_order_that_names_a_place_lists_the_places_in_words_to_pick_on_the_bo
     refused = post(anna, match, do="add", kind="build_road", **{"f.edge": str(sea)})
     assert refusal_status(refused) == 400 and f"no edge called {sea}" in refused.content.decode()
     assert kinds(match, seat=0) == ["build_road"]
+
+
+def test_a_line_pressed_in_a_list_that_has_changed_since_changes_nothing_and_shows_the_list_as_it_is(sea_match):
+    """An order for one move plays and goes while its list still shows on the player's screen;
+    "Remove" pressed on a line of that list names a number that is now another order's, or none
+    (the crawl met "Say what to do with the orders." for it, the panel gone). It changes nothing
+    and the panel comes back as the orders are now, saying why, with the focus on that."""
+    import re
+
+    bo = client_for(seat_user(sea_match, 1))
+    post(bo, sea_match, do="add", kind="roll")
+    html = post(bo, sea_match, do="add", kind="end_turn").content.decode()
+    shown = re.search(r'name="lines" value="(\w+)"', html).group(1)
+    # The first order played (a one-move order, say) and went: the list on the screen is old.
+    orders = StandingOrders.objects.get(match=sea_match, seat=1)
+    orders.lines = orders.lines[1:]
+    orders.save()
+    for data in ({"do": "remove", "index": "0"}, {"do": "down", "index": "0"}, {"do": "remove", "index": "1"}):
+        response = post(bo, sea_match, lines=shown, **data)
+        html = response.content.decode()
+        assert refusal_status(response) == 409 and response["HX-Retarget"] == "#orders", data
+        assert "changed since this list was shown" in html and 'id="orders"' in html
+        assert re.search(r'<p class="error" role="alert"[^>]*autofocus', html)
+        assert kinds(sea_match) == ["end_turn"]
+    # Pressed in the list as it is now, it does what it says.
+    now = re.search(r'name="lines" value="(\w+)"', html).group(1)
+    assert now != shown
+    assert post(bo, sea_match, lines=now, do="remove", index="0").status_code == 200
+    assert kinds(sea_match) == []
