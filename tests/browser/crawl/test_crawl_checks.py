@@ -60,6 +60,73 @@ def test_a_covered_target_and_a_hidden_one(sheet):
     assert "div.lid" in covered[0]["by"]
 
 
+def test_focus_on_the_body_is_told(sheet):
+    sheet.show("<button id=b>go</button>")
+    assert sheet.page.evaluate("() => window.__crawlPage.focus()")["body"]
+    sheet.page.focus("#b")
+    assert not sheet.page.evaluate("() => window.__crawlPage.focus()")["body"]
+
+
+def test_the_words_a_player_must_not_read():
+    found = {(check, what) for check, what, _ in findings(
+        "Home city: Copenhagen (F7)\nhome None\nThe bank: draw_card\nDas Spiel ist vorbei: the match deadline passed.",
+        lang="de", names=["Copenhagen"])}
+    assert {("rule code", "F7"), ("None", "None"), ("snake_case", "draw_card"),
+            ("English on a de page", "the")} <= found
+    assert findings("Skibet sejler til Cape of Good Hope", lang="da", names=["Cape of Good Hope"]) == []
+    assert findings("Kystlinjer fra Natural Earth", lang="da", names=["E"]) == []
+    assert findings("Tidszone: America/Port_of_Spain", lang="sv") == []
+    # Pirater names squares like rule codes: there only the bracketed or colon form counts.
+    assert findings("Dit skib på F5 sejler til C8", rule_code=RULE_CODE_BY_PLACE) == []
+    assert [w for _, w, _ in findings("Hjemhavn (P5) · P20: tre", rule_code=RULE_CODE_BY_PLACE)] == ["(P5)", "P20:"]
+    # Pirater's move list: a die, then the square of the fleet that moves, then its moves.
+    assert findings("Træk: terning, skib, retning\n5 C10: Ø til H10\n2 P11: N til P9", rule_code=RULE_CODE_BY_PLACE) == []
+
+
+def test_a_page_that_keeps_the_part_acted_in_in_place_has_not_jumped_but_one_that_scrolls_away_has(sheet):
+    filler = '<section class="above"><p style="height:{h}px">above</p></section>'
+    sheet.show(filler.format(h=600) + '<section class="acted"><button id="go">go</button></section>'
+               '<p style="height:6000px">below</p>')
+    sheet.page.evaluate("() => window.scrollTo(0, 500)")
+    before = sheet.page.evaluate("() => window.scrollY")
+    anchor = sheet.page.locator("#go").evaluate("e => window.__crawlPage.anchor(e)")
+    assert [a["kind"] for a in anchor] == ["section.acted"]
+    # What lies above grows by 300 px, and the page scrolls as much: the section stays put on screen.
+    sheet.page.evaluate("() => { document.querySelector('.above p').style.height = '900px'; window.scrollBy(0, 300); }")
+    assert sheet.page.evaluate("() => window.scrollY") - before == 300
+    assert sheet._kept_in_place(anchor)
+    sheet.findings.items.clear(), sheet.findings.order.clear()
+    sheet.check("kept", before=before, anchor=anchor, axe=False)
+    assert not [k for k in sheet.findings.order if k[0] == "scroll jump"]
+    # The same scroll with nothing changed above: the section went 300 px up the screen.
+    sheet.page.evaluate("() => { document.querySelector('.above p').style.height = '600px'; window.scrollTo(0, 800); }")
+    assert not sheet._kept_in_place(anchor)
+    sheet.check("moved", before=before, anchor=anchor, axe=False)
+    assert [k for k in sheet.findings.order if k[0] == "scroll jump"]
+
+
+def test_a_page_that_scrolls_back_to_the_part_acted_in_which_would_have_hidden_has_not_jumped(sheet):
+    """As on a phone under Fuldrigger's sticky map: a ship sold at the foot of a long list, the
+    list shrinks under the map, and the page brings the list back into view."""
+    sheet.show('<div style="position:sticky;top:0;height:300px;background:#cde">map</div>'
+               '<section class="fleet"><p style="height:5000px">ships</p><button id="sell">sell</button></section>'
+               '<section class="after"><p style="height:12000px">more</p></section>')
+    sheet.page.eval_on_selector("#sell", "b => b.scrollIntoView({block: 'end'})")
+    before = sheet.page.evaluate("() => window.scrollY")
+    anchor = sheet.page.locator("#sell").evaluate("e => window.__crawlPage.anchor(e)")
+    # The list loses 4,800 px: left where it was, it would lie under the map; the page shows it.
+    sheet.page.evaluate("""() => { document.querySelector('.fleet p').style.height = '200px';
+        const r = document.querySelector('.fleet').getBoundingClientRect(); window.scrollBy(0, r.top - 300); }""")
+    dy = sheet.page.evaluate("() => window.scrollY") - before
+    assert dy < -200 and sheet._kept_in_place(anchor, dy)
+    # A page that scrolls as far while the list would have shown anyway has jumped.
+    sheet.page.evaluate("() => { document.querySelector('.fleet p').style.height = '5000px'; }")
+    sheet.page.eval_on_selector("#sell", "b => b.scrollIntoView({block: 'end'})")
+    before = sheet.page.evaluate("() => window.scrollY")
+    sheet.page.evaluate("() => window.scrollBy(0, -700)")
+    assert not sheet._kept_in_place(anchor, sheet.page.evaluate("() => window.scrollY") - before)
+
+
 def test_a_target_under_a_menu_the_player_opened_is_not_covered_but_one_under_a_floating_box_is(sheet):
     # Catan's board spots open their choices as a list floating over the board: what it covers
     # is reached again by closing it (a tap elsewhere, Escape), as under any open menu. The same
