@@ -124,6 +124,7 @@ def test_a_short_crawl_keeps_the_page_put_useful_and_clean(table, ships, device,
             f"() => Number(document.querySelector('#match-live').dataset.version) > {version}"
             " || document.querySelector('#match-live .error')", timeout=LIVE_WAIT_MS)
         wait_for_socket(me.page)   # the socket's copy of the same version lands too
+        me.settled()               # and the page has put the focus back (htmx.onLoad, on the settle)
         moves += 1
         where = f"{label} move {moves} ({phase})"
         assert abs(me.scroll_y() - before) <= 200, (where, before, me.scroll_y())

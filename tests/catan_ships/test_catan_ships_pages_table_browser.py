@@ -52,6 +52,13 @@ class Player:
         self.page.wait_for_function(
             f"() => Number(document.querySelector('#match-live').dataset.version) > {version}", timeout=LIVE_WAIT_MS)
         wait_for_socket(self.page)   # the socket's copy of the same version lands too
+        self.settled()
+
+    def settled(self):
+        """Every swap settled: htmx shows a new part at once and settles it a moment later, when
+        the page's script (htmx.onLoad) puts the focus back; until then it is on <body>."""
+        self.page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')",
+                                    timeout=LIVE_WAIT_MS)
 
     def in_view(self, selector):
         return self.page.evaluate("""s => { const r = document.querySelector(s).getBoundingClientRect();
