@@ -1,8 +1,8 @@
 """Renders a match for one viewer: the whole page, the live part an action or a socket swaps in.
 The same templates serve all three, so a player sees the same thing however it arrived."""
 import hashlib
-import json
 import importlib
+import json
 import zoneinfo
 from types import SimpleNamespace
 
@@ -226,7 +226,7 @@ def orders_digest(match: Match, number, view) -> str:
 def lines_digest(lines) -> str:
     """The list of orders as a panel showed it: a move, a removal by number is for that list (an
     order for one move may have played and gone since)."""
-    return hashlib.sha256(json.dumps(lines, sort_keys=True).encode()).hexdigest()[:16]
+    return hashlib.blake2b(json.dumps(lines, sort_keys=True).encode(), digest_size=8).hexdigest()
 
 
 def orders_context(match: Match, user) -> dict:

@@ -464,18 +464,18 @@ def match_orders(request, match_id):
         if line["scope"] == "until":
             line["until"] = request.POST.get("until", "")
         lines.append(line)
-    elif do in ("remove", "up", "down") and 0 <= index < len(lines) and request.POST.get("lines") in (None, panels.lines_digest(lines)):
-        if do == "remove":
+    elif do in ("remove", "up", "down"):
+        if not 0 <= index < len(lines) or request.POST.get("lines") not in (None, panels.lines_digest(lines)):
+            # The list changed since the panel showed it (an order for one move played and went):
+            # the number pressed may be another order's now. Nothing changes; the list as it is shows.
+            stale = _("Your orders changed since this list was shown (an order for one move has played, say); "
+                      "here they are as they are now.")
+        elif do == "remove":
             lines.pop(index)
         else:
             other = index - 1 if do == "up" else index + 1
             if 0 <= other < len(lines):
                 lines[index], lines[other] = lines[other], lines[index]
-    elif do in ("remove", "up", "down"):
-        # The list changed since the panel showed it (an order for one move played and went):
-        # the number pressed may be another order's now. Nothing changes; the list as it is shows.
-        stale = _("Your orders changed since this list was shown (an order for one move has played, say); "
-                  "here they are as they are now.")
     elif do == "pause":
         paused, lines = request.POST.get("paused") == "1", None
     else:

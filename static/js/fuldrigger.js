@@ -305,7 +305,7 @@
       });
     });
     window.addEventListener("resize", apply);
-    var board = map.closest(".fd-board");
+    board = map.closest(".fd-board");
     if (board && window.ResizeObserver) new ResizeObserver(fitBoard).observe(board);
     window.addEventListener("resize", fitBoard);
     window.addEventListener("scroll", fitBoard, {passive: true});
@@ -319,9 +319,9 @@
   // screen in between; stuck by its head, its foot stayed below the screen until the turn's
   // column ran out. Only scrolling moves it: opened or closed, it stays where it is (or, shorter,
   // keeps its foot where it was).
-  var boardTop = null, lastY = window.scrollY;
+  var board = null, boardTop = null, lastY = window.scrollY;   // the board: found once, with the map
   function fitBoard() {
-    var board = map && map.closest(".fd-board"), y = window.scrollY, delta = y - lastY;
+    var y = window.scrollY, delta = y - lastY;
     lastY = y;
     if (!board) return;
     var least = window.innerHeight - board.offsetHeight - 8;

@@ -16,6 +16,9 @@ SWEEP_SECONDS = 1.0
 # How long a page may take to show a version: under CI's load (the whole suite on two cores) a
 # socket's update has taken more than 15 s.
 LIVE_WAIT_MS = 30000
+# Every htmx swap settled: a new part shows at once and settles a moment later, when the pages'
+# scripts (htmx.onLoad, afterSettle) put the focus back and keep the part acted in in view.
+SETTLED = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
 # What the match socket did on a page, for a test's failure to tell: opened, closed (with its
 # code), each message (the version it carried, if any) and whether it was swapped in.
 SOCKET_DIARY = """

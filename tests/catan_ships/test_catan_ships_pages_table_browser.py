@@ -9,7 +9,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from games.models import Match
-from tests.browser.conftest import (LIVE_WAIT_MS, ARTIFACTS, SOCKET_DIARY, broken_words, browser,  # noqa: F401  (fixtures)
+from tests.browser.conftest import (LIVE_WAIT_MS, ARTIFACTS, SETTLED, SOCKET_DIARY, broken_words, browser,  # noqa: F401  (fixtures)
                                    live_site, wait_for_socket)
 from tests.catan_ships.catan_pages_support import ENGINE, new_match, play_until, users_by_seat
 from tests.conftest import make_user
@@ -57,8 +57,7 @@ class Player:
     def settled(self):
         """Every swap settled: htmx shows a new part at once and settles it a moment later, when
         the page's script (htmx.onLoad) puts the focus back; until then it is on <body>."""
-        self.page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')",
-                                    timeout=LIVE_WAIT_MS)
+        self.page.wait_for_function(SETTLED, timeout=LIVE_WAIT_MS)
 
     def in_view(self, selector):
         return self.page.evaluate("""s => { const r = document.querySelector(s).getBoundingClientRect();

@@ -8,7 +8,7 @@ import pytest
 
 from games.engines.fuldrigger.board import WORLD
 from games.models import Match
-from tests.browser.conftest import ARTIFACTS, SOCKET_DIARY, browser, live_site, wait_for_socket  # noqa: F401  (fixtures)
+from tests.browser.conftest import ARTIFACTS, SETTLED, SOCKET_DIARY, browser, live_site, wait_for_socket  # noqa: F401  (fixtures)
 from tests.conftest import make_user
 from tests.fuldrigger.fuldrigger_pages_support import change_state, start
 
@@ -65,11 +65,10 @@ class Player:
         htmx's settle, in the same task), and on a match's page the socket's copy of the
         version shown has landed (kept out as shown already, or swapped in and settled too). A
         replay has no socket."""
-        settled = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-        self.page.wait_for_function(settled)
+        self.page.wait_for_function(SETTLED)
         if self.page.locator("[ws-connect]").count():
             wait_for_socket(self.page)
-            self.page.wait_for_function(settled)
+            self.page.wait_for_function(SETTLED)
 
     def check(self, control, label):
         """The map and `control` are both on screen, the control not hidden under the map; no
