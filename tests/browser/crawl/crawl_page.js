@@ -22,10 +22,22 @@
   // (data-shows): a finger's tap is carried to a link near it (Chromium's touch adjustment: a
   // ship beside the point tapped on Fuldrigger's map opens its sail form, further down).
   state.shows = null;
+  // A form the browser held back for a field left empty or wrong (its own validation): the
+  // browser brings the first such field into view and focuses it, whatever the button says it
+  // would show; that field is marked, and the step is judged by it.
+  state.heldBack = false;
   document.addEventListener("click", (e) => {
     state.clicks++;
     const el = e.target && e.target.closest ? e.target.closest("[data-shows]") : null;
     state.shows = el ? el.getAttribute("data-shows") : null;
+    state.heldBack = false;
+    document.querySelectorAll("[data-crawl-held]").forEach((f) => f.removeAttribute("data-crawl-held"));
+  }, true);
+  document.addEventListener("invalid", (e) => {
+    if (!state.heldBack && e.target && e.target.setAttribute) {
+      state.heldBack = true;
+      e.target.setAttribute("data-crawl-held", "");
+    }
   }, true);
   document.addEventListener("htmx:wsOpen", () => { state.wsOpen = true; });
   document.addEventListener("htmx:wsClose", () => { state.wsOpen = false; });

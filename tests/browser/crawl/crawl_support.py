@@ -410,10 +410,14 @@ class Crawl(Player):
             self._check_only_chosen(n, done, promise, version, clicks)
         with self.timed("waiting for the server"):
             self.settle()
+        if page.evaluate("() => window.__crawl.heldBack"):
+            # The browser held the form back for a field left empty and brought that field into
+            # view, whatever the button says it shows: the field must show (the page may move).
+            return {"done": done, "before": None, "region": "[data-crawl-held]", "region_shown": IN_VIEW}
         # A control that says it brings another part of the page into view (data-shows, as "Pick
         # it on the board" does) may move the page: that part must then be in view instead.
-        # Unless nothing came of it (a form the browser held back for a field left empty): the
-        # control is still there and the page has not moved, and the step is judged as any other.
+        # Unless nothing came of it: the control is still there and the page has not moved, and
+        # the step is judged as any other.
         shows = chosen.get("shows")
         if not shows and page.evaluate("n => window.__crawl.clicks > n", clicks):
             shows = page.evaluate("() => window.__crawl.shows")   # what the press landed on says

@@ -164,3 +164,21 @@ def test_a_sliver_of_a_target_at_the_screens_edge_is_not_counted_as_covered(shee
     assert page["targets"]["covered"] == []
     page = sheet.show(body.format(top=-20, lid=0))
     assert [c["target"] for c in page["targets"]["covered"]] == ['button.spot.big "edge"']
+
+
+def test_a_form_the_browser_held_back_marks_the_field_it_brought_into_view(sheet):
+    # Standing orders' "Add order" says it shows the list of orders (where the new one appears);
+    # with a field left empty the browser sends nothing and brings that field into view instead.
+    sheet.show('<ol id="far" style="height:1500px"><li>orders</li></ol><form onsubmit="return false">'
+               '<select required><option value="">–</option><option>a</option></select>'
+               '<div style="height:1200px"></div><button data-shows="#far">Add order</button></form>')
+    sheet.page.add_script_tag(path=str(PAGE_JS))
+    sheet.page.locator("button").click()
+    assert sheet.page.evaluate("() => window.__crawl.heldBack") is True
+    assert sheet.page.evaluate("() => document.querySelector('[data-crawl-held]').tagName") == "SELECT"
+    assert sheet.page.evaluate("() => window.__crawlPage.inView('[data-crawl-held]').shown") > 0
+    # Filled, the form goes (its own handler keeps the page): nothing is held back.
+    sheet.page.locator("select").select_option(index=1)
+    sheet.page.locator("button").click()
+    assert sheet.page.evaluate("() => window.__crawl.heldBack") is False
+    assert sheet.page.evaluate("() => document.querySelectorAll('[data-crawl-held]').length") == 0
