@@ -158,6 +158,11 @@ def test_a_list_of_choices_lies_above_the_other_lit_places(table, device, label)
         }
         return out; }).flat()""")
     assert covered == []
+    # The list leaves the hex it is for in sight (it once covered the hex's middle on a phone).
+    hidden = me.page.evaluate("""() => { const s = document.querySelector('.cs-spot-menu[open] > summary'),
+        r = s.getBoundingClientRect(), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return hit === s || s.contains(hit) ? null : hit && hit.outerHTML.slice(0, 80); }""")
+    assert hidden is None
     # The victim chosen in the list is the one robbed (on the phone, once confirmed).
     choice = me.page.locator(".cs-spot-menu[open] .cs-menu button").last
     value = choice.get_attribute("value")

@@ -148,7 +148,13 @@ class Player:
         self.page.wait_for_url(self.base + "/")
 
     def choose_language(self, code):
-        """The footer's language chooser, as a player uses it (it also sets the profile's)."""
+        """The footer's language chooser, as a player uses it (it also sets the profile's). A
+        window open over the page (Pirater's enlarged board, a modal dialog) is closed first, as
+        a player goes back to the page before reaching its footer."""
+        for _ in range(3):
+            if not self.page.evaluate("() => !!document.querySelector('dialog[open]:modal')"):
+                break
+            self.page.keyboard.press("Escape")
         self.page.select_option("#language-choice", code)
         with self.page.expect_navigation():
             self.page.click(".language-chooser button")
