@@ -182,6 +182,14 @@ class Player:
         now = self._anchor_now(anchor, dy)
         return bool(now) and (abs(now["moved"]) <= SCROLL_JUMP or now["without"] < now["enough"] <= now["now"])
 
+    def _went_with_focus(self, anchor, page) -> bool:
+        """The part acted in went with the action (a port's panel once its last ship is sold),
+        and the page moved to where it put the focus instead (Fuldrigger's turn and its next
+        actions), which shows: the player is shown where they are now, not carried away."""
+        return bool(anchor) and not page["focus"]["body"] and self._anchor_now(anchor) is None and \
+            self.page.evaluate("""() => { const r = document.activeElement.getBoundingClientRect();
+                return r.width > 0 && r.bottom > 0 && r.top < innerHeight; }""")
+
     def _shown_again(self, anchor) -> bool:
         """The part acted in is in view now."""
         now = self._anchor_now(anchor)
@@ -195,7 +203,7 @@ class Player:
         with self.timed("checks"):
             page = self.page.evaluate("sizes => window.__crawlPage.page(sizes)", self.touch)
         if before is not None and abs(page["scrollY"] - before) > SCROLL_JUMP and \
-                not self._kept_in_place(anchor, page["scrollY"] - before):
+                not self._kept_in_place(anchor, page["scrollY"] - before) and not self._went_with_focus(anchor, page):
             new += f.add("scroll jump", where, f"the page scrolled by itself from {before:.0f} to "
                          f"{page['scrollY']:.0f} px ({page['scrollY'] - before:+.0f} px)", key="scroll")
         if region:
@@ -398,7 +406,10 @@ class Crawl(Player):
         if spot and not again:
             promise = promises_a_choice(page.evaluate("() => window.__crawlPage.text()"), self.touch)
         version = page.evaluate("() => window.__crawlPage.version()")
-        clicks = page.evaluate("() => window.__crawl.clicks")
+        # (A form held back at an earlier step is that step's: a choice in a list clicks nothing.)
+        clicks = page.evaluate("""() => { window.__crawl.heldBack = false;
+            document.querySelectorAll("[data-crawl-held]").forEach((f) => f.removeAttribute("data-crawl-held"));
+            return window.__crawl.clicks; }""")
         if spot or chosen["kind"] == "select":   # a choice in a list replaces the spot's
             self.last_spot = spot
         if spot:   # marks the live part pressed in: a swap for a new one forgets the press

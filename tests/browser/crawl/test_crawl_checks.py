@@ -127,6 +127,28 @@ def test_a_page_that_scrolls_back_to_the_part_acted_in_which_would_have_hidden_h
     assert not sheet._kept_in_place(anchor, sheet.page.evaluate("() => window.scrollY") - before)
 
 
+def test_a_page_that_follows_the_focus_when_the_part_acted_in_is_gone_has_not_jumped(sheet):
+    """As Fuldrigger's port panel goes with its last ship sold: the game focuses its turn, higher
+    up, and brings it into view. Gone with nothing focused, the same scroll is a jump."""
+    page = ('<section class="turn"><p style="height:300px">turn</p><button id="roll">roll</button></section>'
+            '<p style="height:1500px">players</p><section class="port"><button id="sell">sell</button></section>'
+            '<p style="height:3000px">below</p>')
+    for focused in (True, False):
+        sheet.show(page)
+        sheet.page.eval_on_selector("#sell", "b => { b.scrollIntoView({block: 'center'}); b.focus(); }")
+        before = sheet.page.evaluate("() => window.scrollY")
+        anchor = sheet.page.locator("#sell").evaluate("e => window.__crawlPage.anchor(e)")
+        sheet.page.evaluate("""focused => { document.querySelector('.port').remove();
+            const roll = document.querySelector('#roll');
+            if (focused) roll.focus(); else document.activeElement.blur();
+            roll.scrollIntoView({block: 'center'}); }""", focused)
+        assert before - sheet.page.evaluate("() => window.scrollY") > 500
+        sheet.findings.items.clear(), sheet.findings.order.clear()
+        sheet.check("sold", before=before, anchor=anchor, axe=False)
+        jumped = [k for k in sheet.findings.order if k[0] == "scroll jump"]
+        assert bool(jumped) is not focused
+
+
 def test_a_target_under_a_menu_the_player_opened_is_not_covered_but_one_under_a_floating_box_is(sheet):
     # Catan's board spots open their choices as a list floating over the board: what it covers
     # is reached again by closing it (a tap elsewhere, Escape), as under any open menu. The same
