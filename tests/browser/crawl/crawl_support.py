@@ -401,8 +401,10 @@ class Crawl(Player):
         promise = None
         # A second press on the spot pressed last (steps that left the live part as it was, a
         # zoom or a panel opened, may lie between: the page keeps its choice) is meant to play.
-        again = spot and spot == self.last_spot and page.evaluate(
-            "() => !!(document.querySelector('#match-live') || {}).__crawlPressed")
+        # (pressed_before: that spot, while the live part it was pressed in is still the page's.)
+        pressed_before = self.last_spot if page.evaluate(
+            "() => !!(document.querySelector('#match-live') || {}).__crawlPressed") else None
+        again = spot and spot == pressed_before
         if spot and not again:
             promise = promises_a_choice(page.evaluate("() => window.__crawlPage.text()"), self.touch)
         version = page.evaluate("() => window.__crawlPage.version()")
@@ -424,9 +426,13 @@ class Crawl(Player):
                               key=("act", _shape(chosen["desc"])))
             return done
         if promise:
-            self._check_only_chosen(n, done, promise, version, clicks)
+            self._check_only_chosen(n, done, promise, version, clicks, pressed_before)
         with self.timed("waiting for the server"):
             self.settle()
+        if spot and page.evaluate("n => window.__crawl.clicks > n", clicks):
+            # A finger's tap is carried to the nearest spot (Chromium's touch adjustment): the
+            # spot pressed is the one the click landed on.
+            self.last_spot = page.evaluate("() => window.__crawl.landed") or spot
         if page.evaluate("() => window.__crawl.heldBack"):
             # The browser held the form back for a field left empty and brought that field into
             # view, whatever the button says it shows: the field must show (the page may move).
@@ -449,14 +455,18 @@ class Crawl(Player):
         return page.evaluate("n => !!document.querySelector(`[data-crawl=\"${n}\"]`)", n) and \
             abs(page.evaluate("() => window.scrollY") - before) <= 2
 
-    def _check_only_chosen(self, n, done, promise, version, clicks):
+    def _check_only_chosen(self, n, done, promise, version, clicks, pressed_before):
         """After one press on a board spot whose words promise a choice first: once the page has
-        had the click and answered whatever it asked, the version it shows is the one before."""
+        had the click and answered whatever it asked, the version it shows is the one before.
+        (Unless the tap was carried to the spot pressed the step before: a second press.)"""
         page = self.page
         try:
             page.wait_for_function("n => window.__crawl.clicks > n", arg=clicks, timeout=5000)
         except PlaywrightTimeout:
             return  # the press made no click (a drag, say): nothing to judge
+        landed = page.evaluate("() => window.__crawl.landed")
+        if pressed_before and landed == pressed_before:
+            return
         page.wait_for_function("() => window.__crawl.idle()", timeout=WAIT_MS)
         now = page.evaluate("() => window.__crawlPage.version()")
         if now != version:
