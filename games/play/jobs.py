@@ -36,7 +36,7 @@ def queue(name: str, *args) -> bool:
     later (a due match, a match awaiting the system, an undone Job row). False if it could not."""
     try:
         if settings.JOBS_IN_PROCESS:
-            _task(name).apply(args=args)
+            _run_here(_task(name), args)
         else:
             from config.celery import app
 
@@ -47,6 +47,31 @@ def queue(name: str, *args) -> bool:
         log.debug("could not queue %s%s", name, args, exc_info=True)
         return False
     return True
+
+
+# The jobs queued on this thread by a job it is running, run when that one is done.
+_here = threading.local()
+
+
+def _run_here(task, args) -> None:
+    """Run a job in this process, now. A job queued by a running job (its commit's) runs after
+    it on this thread, as a worker takes the next task, not inside it: a match that plays on by
+    itself (core.after_commit queues the next round's job) would otherwise go a round deeper on
+    the stack with each, holding every earlier job's frames to the end."""
+    waiting = getattr(_here, "waiting", None)
+    if waiting is not None:
+        waiting.append((task, args))
+        return
+    _here.waiting = waiting = [(task, args)]
+    try:
+        while waiting:
+            task, args = waiting.pop(0)
+            try:
+                task.apply(args=args)
+            except Exception:
+                log.exception("job %s%s failed", task.name, args)
+    finally:
+        _here.waiting = None
 
 
 def queue_on_commit(name: str, *args) -> None:

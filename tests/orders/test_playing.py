@@ -157,3 +157,43 @@ def test_when_no_line_fits_the_timeout_plays_as_before(sea_match, commits):
     assert play.deadline_apply(match_id=match.pk, now=match.turn_deadline + timedelta(seconds=1))
     kinds = set(ActionLog.objects.filter(match=match, seat=1, seq__gt=match.version).values_list("kind", flat=True))
     assert kinds == {ActionLog.TIMEOUT}
+
+
+def test_a_match_that_plays_on_by_itself_plays_each_next_job_after_the_last_not_inside_it(
+        transactional_db, player, monkeypatch):
+    """Standing orders that always play, and a bot in the other seat: the match plays on alone
+    to its end, job after job. With the site's own jobs (no worker) each job ran inside the
+    commit of the one before, deeper on the stack each time; now it runs after it, as a worker
+    takes its next task. (Committed for real, as the site does: a test's transaction would hold
+    the commits back.)"""
+    import inspect
+
+    depths = []
+    real_settle = core.settle
+
+    def settle(changing, engine, now):
+        depths.append(sum(1 for f in inspect.stack(0) if f.function == "deadline_apply"))
+        return real_settle(changing, engine, now)
+
+    def now(call, **kwargs):
+        return call(**kwargs)
+
+    monkeypatch.setattr(core, "settle", settle)
+    monkeypatch.setattr(core, "MAX_AUTOMATIC_STEPS", 4)   # a few turns a job: many jobs in a row
+    match = play.match_create(creator=player, game="fuldrigger", seats=2, bot_seats=1, options={"rounds": 8})
+    human = next(s.number for s in match.seats.all() if not s.is_bot)
+    for _ in range(20):
+        match.refresh_from_db()
+        if human in match.turn_seats and match.state["phase"] != "homes":
+            break
+        if human in match.turn_seats:
+            act(now, match, human)     # the home port
+        else:
+            play.deadline_apply(match_id=match.pk)
+    depths.clear()
+    # The orders play the turn they are given in, and every turn after it.
+    orders.orders_set(match_id=match.pk, user=player, lines=LINES)
+    match = running(match.pk)
+    assert match.status == Match.FINISHED
+    assert len(depths) > 3 and max(depths) == 1, depths
+    assert replay_match(match)["ok"] is True
