@@ -30,9 +30,9 @@
     state.clicks++;
     const el = e.target && e.target.closest ? e.target.closest("[data-shows]") : null;
     state.shows = el ? el.getAttribute("data-shows") : null;
-    // And the control it landed on, as the crawl names controls.
+    // And the spot on a board it landed on, if any, as the crawl names controls.
     const hit = e.target && e.target.closest ? e.target.closest("a[href], button, summary, [role=button]") : null;
-    state.landed = hit ? describe(hit) : null;
+    state.landed = hit && (hit.closest("svg") || hit.matches(".cs-spot")) ? describe(hit) : null;
     state.heldBack = false;
     document.querySelectorAll("[data-crawl-held]").forEach((f) => f.removeAttribute("data-crawl-held"));
   }, true);

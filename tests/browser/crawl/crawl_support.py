@@ -431,8 +431,9 @@ class Crawl(Player):
             self.settle()
         if spot and page.evaluate("n => window.__crawl.clicks > n", clicks):
             # A finger's tap is carried to the nearest spot (Chromium's touch adjustment): the
-            # spot pressed is the one the click landed on.
-            self.last_spot = page.evaluate("() => window.__crawl.landed") or spot
+            # spot pressed is the one the click landed on; on none, the one pressed before stays
+            # the page's choice.
+            self.last_spot = page.evaluate("() => window.__crawl.landed") or pressed_before
         if page.evaluate("() => window.__crawl.heldBack"):
             # The browser held the form back for a field left empty and brought that field into
             # view, whatever the button says it shows: the field must show (the page may move).
@@ -458,7 +459,7 @@ class Crawl(Player):
     def _check_only_chosen(self, n, done, promise, version, clicks, pressed_before):
         """After one press on a board spot whose words promise a choice first: once the page has
         had the click and answered whatever it asked, the version it shows is the one before.
-        (Unless the tap was carried to the spot pressed the step before: a second press.)"""
+        (Unless the tap was carried to the spot pressed before: a second press.)"""
         page = self.page
         try:
             page.wait_for_function("n => window.__crawl.clicks > n", arg=clicks, timeout=5000)
