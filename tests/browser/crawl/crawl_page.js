@@ -26,6 +26,10 @@
   // browser brings the first such field into view and focuses it, whatever the button says it
   // would show; that field is marked, and the step is judged by it.
   state.heldBack = false;
+  state.forgetHeldBack = () => {
+    state.heldBack = false;
+    document.querySelectorAll("[data-crawl-held]").forEach((f) => f.removeAttribute("data-crawl-held"));
+  };
   document.addEventListener("click", (e) => {
     state.clicks++;
     const el = e.target && e.target.closest ? e.target.closest("[data-shows]") : null;
@@ -33,8 +37,7 @@
     // And the spot on a board it landed on, if any, as the crawl names controls.
     const hit = e.target && e.target.closest ? e.target.closest("a[href], button, summary, [role=button]") : null;
     state.landed = hit && (hit.closest("svg") || hit.matches(".cs-spot")) ? describe(hit) : null;
-    state.heldBack = false;
-    document.querySelectorAll("[data-crawl-held]").forEach((f) => f.removeAttribute("data-crawl-held"));
+    state.forgetHeldBack();
   }, true);
   document.addEventListener("invalid", (e) => {
     if (!state.heldBack && e.target && e.target.setAttribute) {

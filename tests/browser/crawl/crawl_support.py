@@ -409,9 +409,7 @@ class Crawl(Player):
             promise = promises_a_choice(page.evaluate("() => window.__crawlPage.text()"), self.touch)
         version = page.evaluate("() => window.__crawlPage.version()")
         # (A form held back at an earlier step is that step's: a choice in a list clicks nothing.)
-        clicks = page.evaluate("""() => { window.__crawl.heldBack = false;
-            document.querySelectorAll("[data-crawl-held]").forEach((f) => f.removeAttribute("data-crawl-held"));
-            return window.__crawl.clicks; }""")
+        clicks = page.evaluate("() => { window.__crawl.forgetHeldBack(); return window.__crawl.clicks; }")
         if spot or chosen["kind"] == "select":   # a choice in a list replaces the spot's
             self.last_spot = spot
         if spot:   # marks the live part pressed in: a swap for a new one forgets the press
