@@ -30,8 +30,9 @@ def deadline_apply(*, match_id, now=None) -> bool:
             core.settle(changing, engine, now)
             return True
         seats = {s.number: s for s in match.seats.all()}
+        round_ = _Round(engine, match.state)
         # Standing orders play first; the turn they leave is the one whose clock is read.
-        played = _play_orders(changing, engine, seats, now)
+        played = _play_orders(changing, engine, seats, now, round_)
         if played:
             core.schedule(match, engine, now, changing)
         owner = seats.get(match.turn_seats[0]) if match.turn_seats else None
@@ -55,13 +56,13 @@ def deadline_apply(*, match_id, now=None) -> bool:
             if newly_absent and not owner.is_bot:
                 substitutes.offer_open(changing, owner, now)
         # Bots (and absent players they cover for) move at once, turn after turn, until a
-        # person is to act.
+        # person is to act, or a round is played: the next round is the next job's.
         for _attempt in range(core.MAX_AUTOMATIC_STEPS):
-            if match.status != Match.RUNNING or engine.is_over(match.state):
+            if match.status != Match.RUNNING or engine.is_over(match.state) or not round_.goes_on(match.state):
                 break
             turn = [n for n in engine.to_act(match.state) if seats[n].played_by_bot(match)]
             if not turn:
-                if not _play_orders(changing, engine, seats, now):
+                if not _play_orders(changing, engine, seats, now, round_):
                     break
                 played = True
                 continue
@@ -70,6 +71,35 @@ def deadline_apply(*, match_id, now=None) -> bool:
         if not played:
             return False
         core.settle(changing, engine, now)
+        return True
+
+
+class _Round:
+    """The turns one job plays of a match that plays on by itself (bots, and standing orders
+    that fit every turn): each seat's turn once, then the change is committed and the next job
+    plays the next round (core.after_commit queues it). Played to its end in one transaction,
+    such a match held its lock for as long as that took (seconds on the embedded SQLite, where
+    every other write of the site waited, some until they failed), and those watching saw nothing
+    until it was over."""
+
+    def __init__(self, engine, state):
+        self.engine = engine
+        self.owners = [self._owner(state)]
+
+    def _owner(self, state):
+        seats = self.engine.to_act(state)
+        return seats[0] if seats else None
+
+    def goes_on(self, state) -> bool:
+        """Whether the turn now to play is this round's: a seat's own again, after another
+        seat's, is the next round's. Something was played before it says no (the turn's owner
+        changed), so the job that stops here commits and queues the next."""
+        owner = self._owner(state)
+        if owner == self.owners[-1]:
+            return True
+        if owner in self.owners:
+            return False
+        self.owners.append(owner)
         return True
 
 
@@ -97,12 +127,13 @@ def _player_of(match, number: int):
     return next((s.user for s in match.seats.all() if s.number == number), None)
 
 
-def _play_orders(changing: Changing, engine, seats: dict, now) -> bool:
-    """Play the standing orders of the seats to act (people, not bots) while a line fits."""
+def _play_orders(changing: Changing, engine, seats: dict, now, round_: _Round) -> bool:
+    """Play the standing orders of the seats to act (people, not bots) while a line fits, within
+    this job's round."""
     match = changing.match
     played = False
     for _attempt in range(core.MAX_AUTOMATIC_STEPS):
-        if match.status != Match.RUNNING or engine.is_over(match.state):
+        if match.status != Match.RUNNING or engine.is_over(match.state) or not round_.goes_on(match.state):
             break
         moved = False
         for number in engine.to_act(match.state):

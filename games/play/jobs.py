@@ -1,5 +1,7 @@
 """Queueing the background jobs, and running them without Redis: then the site runs them
-itself, with a thread that sweeps for due work on a timer.
+itself, as a worker would: the serving process (`manage.py serve`) takes a worker's part with
+two threads of its own, one that runs the queued jobs in turn and one that sweeps for due work
+on a timer (start_worker); elsewhere (tests, management commands) a queued job runs at once.
 
 The services record what must follow a change in the change's own transaction (the match's
 next_due_at and needs_system, and Job rows for its listeners) and queue a job by its task's
@@ -12,6 +14,7 @@ web process a flag check each instead of a broker message each, and the worker o
 jobs instead of one for each."""
 import logging
 import importlib
+import queue as queues
 import threading
 import time
 
@@ -36,7 +39,10 @@ def queue(name: str, *args) -> bool:
     later (a due match, a match awaiting the system, an undone Job row). False if it could not."""
     try:
         if settings.JOBS_IN_PROCESS:
-            _run_here(_task(name), args)
+            if _worker is not None:
+                _worker.put((_task(name), args))
+            else:
+                _run_here(_task(name), args)
         else:
             from config.celery import app
 
@@ -51,6 +57,9 @@ def queue(name: str, *args) -> bool:
 
 # The jobs queued on this thread by a job it is running, run when that one is done.
 _here = threading.local()
+
+# The serving process's queue of jobs for its worker thread (start_worker); None elsewhere.
+_worker: queues.SimpleQueue | None = None
 
 
 def _run_here(task, args) -> None:
@@ -140,7 +149,30 @@ def _task(name: str):
     return getattr(importlib.import_module(module), attribute)
 
 
-def start_sweeper() -> threading.Event:
+def run_worker(jobs: queues.SimpleQueue) -> None:
+    """Run the queued jobs one after another, each with a connection of its own, as a Celery
+    worker of one process would, until it is given None."""
+    while (job := jobs.get()) is not None:
+        task, args = job
+        try:
+            close_old_connections()
+            task.apply(args=args)
+        except Exception:
+            log.exception("job %s%s failed", task.name, args)
+        finally:
+            close_old_connections()
+
+
+def start_worker() -> threading.Event:
+    """The worker's part in the serving process, without Redis: a thread runs the jobs this
+    process queues, off the request that queued them, and another sweeps for due work. Jobs ran
+    in the request that queued them before: a match that plays on by itself (standing orders on
+    every turn, bots in the other seats) was played to its end inside the request that saved the
+    orders, which did not answer for as long."""
+    global _worker
+    if _worker is None:
+        _worker = queues.SimpleQueue()
+        threading.Thread(target=run_worker, args=(_worker,), name="jobs", daemon=True).start()
     stop = threading.Event()
     threading.Thread(target=run_sweeper, args=(stop,), name="deadline-sweeper", daemon=True).start()
     return stop

@@ -102,7 +102,7 @@ def _server_setup():
     from asgiref.sync import SyncToAsync
     from django.conf import settings
 
-    from games.play.jobs import start_sweeper
+    from games.play.jobs import start_worker
 
     # asgiref runs thread-sensitive calls (channels' session and user lookups of every socket
     # handshake) on one class-wide executor of one thread. Once a test in this process has used
@@ -112,7 +112,7 @@ def _server_setup():
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sync-to-async")
 
     settings.SWEEP_SECONDS = SWEEP_SECONDS
-    start_sweeper()
+    start_worker()
 
 
 @pytest.fixture

@@ -159,27 +159,31 @@ def test_when_no_line_fits_the_timeout_plays_as_before(sea_match, commits):
     assert kinds == {ActionLog.TIMEOUT}
 
 
-def test_a_match_that_plays_on_by_itself_plays_each_next_job_after_the_last_not_inside_it(
+def test_a_match_that_plays_on_by_itself_plays_a_round_a_job_each_after_the_last_not_inside_it(
         transactional_db, player, monkeypatch):
     """Standing orders that always play, and a bot in the other seat: the match plays on alone
-    to its end, job after job. With the site's own jobs (no worker) each job ran inside the
+    to its end, job after job. Each job plays one round, each seat's turn at most once, and
+    commits it: played to its end in one transaction, the match held its lock (on SQLite, every
+    write of the site) for as long. With the site's own jobs (no worker) each job ran inside the
     commit of the one before, deeper on the stack each time; now it runs after it, as a worker
     takes its next task. (Committed for real, as the site does: a test's transaction would hold
     the commits back.)"""
     import inspect
 
-    depths = []
+    depths, turns = [], []
     real_settle = core.settle
 
     def settle(changing, engine, now):
         depths.append(sum(1 for f in inspect.stack(0) if f.function == "deadline_apply"))
+        # The seats whose turns this transaction played, in order (a turn: a seat's run of rows).
+        seats = [row.seat for row in changing.rows if row.seat is not None]
+        turns.append([seat for i, seat in enumerate(seats) if i == 0 or seats[i - 1] != seat])
         return real_settle(changing, engine, now)
 
     def now(call, **kwargs):
         return call(**kwargs)
 
     monkeypatch.setattr(core, "settle", settle)
-    monkeypatch.setattr(core, "MAX_AUTOMATIC_STEPS", 4)   # a few turns a job: many jobs in a row
     match = play.match_create(creator=player, game="fuldrigger", seats=2, bot_seats=1, options={"rounds": 8})
     human = next(s.number for s in match.seats.all() if not s.is_bot)
     for _ in range(20):
@@ -191,9 +195,62 @@ def test_a_match_that_plays_on_by_itself_plays_each_next_job_after_the_last_not_
         else:
             play.deadline_apply(match_id=match.pk)
     depths.clear()
+    turns.clear()
     # The orders play the turn they are given in, and every turn after it.
     orders.orders_set(match_id=match.pk, user=player, lines=LINES)
     match = running(match.pk)
     assert match.status == Match.FINISHED
     assert len(depths) > 3 and max(depths) == 1, depths
+    played = [t for t in turns if t]
+    assert len(played) >= 8, turns   # eight rounds of two seats: a job each, not one for all
+    assert all(len(t) == len(set(t)) for t in played), turns
     assert replay_match(match)["ok"] is True
+
+
+def test_the_sites_own_worker_plays_that_match_off_the_request_that_set_the_orders(
+        transactional_db, player, monkeypatch):
+    """Without Redis the serving process runs the jobs on a thread of its own (jobs.start_worker),
+    as a worker would: the request that set the orders answers, and the match plays on, round by
+    round, on that thread. (The jobs ran in the request before: it played the whole match.)"""
+    import queue
+    import threading
+
+    from games.play import clocks, jobs
+
+    match = play.match_create(creator=player, game="fuldrigger", seats=2, bot_seats=1, options={"rounds": 4})
+    human = next(s.number for s in match.seats.all() if not s.is_bot)
+    for _ in range(20):
+        match.refresh_from_db()
+        if human in match.turn_seats and match.state["phase"] != "homes":
+            break
+        if human in match.turn_seats:
+            act(lambda call, **kwargs: call(**kwargs), match, human)     # the home port
+        else:
+            play.deadline_apply(match_id=match.pk)
+    played_on, finished = [], threading.Event()
+    real_deadline_apply = clocks.deadline_apply
+
+    def deadline_apply(**kwargs):
+        played_on.append(threading.current_thread().name)
+        try:
+            return real_deadline_apply(**kwargs)
+        finally:
+            if Match.objects.filter(pk=match.pk, status=Match.FINISHED).exists():
+                finished.set()
+
+    monkeypatch.setattr(clocks, "deadline_apply", deadline_apply)
+    monkeypatch.setattr(play, "deadline_apply", deadline_apply)
+    waiting = queue.SimpleQueue()
+    worker = threading.Thread(target=jobs.run_worker, args=(waiting,), name="jobs")
+    monkeypatch.setattr(jobs, "_worker", waiting)
+    worker.start()
+    try:
+        orders.orders_set(match_id=match.pk, user=player, lines=LINES)
+        asked = threading.current_thread().name
+        assert finished.wait(timeout=120)
+    finally:
+        waiting.put(None)  # the worker ends once it has run what it was given
+        worker.join(timeout=120)
+    assert asked not in played_on
+    assert played_on and set(played_on) == {"jobs"}
+    assert running(match.pk).status == Match.FINISHED

@@ -55,10 +55,10 @@ class Command(BaseCommand):
         from twisted.internet import reactor
 
         if settings.JOBS_IN_PROCESS:
-            from games.play.jobs import start_sweeper
+            from games.play.jobs import start_worker
 
-            start_sweeper()
-            self.stdout.write(f"Background jobs run in this process (sweep every {settings.SWEEP_SECONDS} s).")
+            start_worker()
+            self.stdout.write(f"Background jobs run in this process, on a thread of their own (sweep every {settings.SWEEP_SECONDS} s).")
         reactor.addSystemEventTrigger("before", "shutdown", _exit_after, stop_seconds)
         files = raise_open_files_limit()
         if files < 16384:
