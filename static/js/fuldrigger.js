@@ -568,10 +568,14 @@
   // brought into view if it is not (below the map on a phone: the sections' scroll-margin).
   var actedIn = null;
 
+  // Where the screen begins below the map (sticky on a phone), or 0.
+  function coveredTop() {
+    return map && getComputedStyle(map).position === "sticky" ? map.getBoundingClientRect().bottom : 0;
+  }
+
   function reveal(el, partly) {   // partly: some of it on screen is enough (the rest stays put)
     if (!el) return;
-    var r = el.getBoundingClientRect(), top = 0;
-    if (map && getComputedStyle(map).position === "sticky") top = map.getBoundingClientRect().bottom;
+    var r = el.getBoundingClientRect(), top = coveredTop();
     if (r.top >= top && r.bottom <= window.innerHeight) return;
     if (partly && r.bottom > top + 40 && r.top < window.innerHeight - 40) return;
     el.scrollIntoView({block: r.height > window.innerHeight - top ? "start" : "nearest"});
@@ -637,6 +641,41 @@
     if (el && el.classList.contains("fd-turn")) reveal(el.querySelector(".actions") || el.querySelector("p") || el);
     else reveal(el, true);
   }
+
+  // The live part grows and shrinks with every change: a round played while the viewer works
+  // on below it (their orders, the chat) took the part they were in up or down the screen by the
+  // difference, with scroll anchoring off (fuldrigger.css), a new order gone under the map. When
+  // none of the live part is on the screen, what lies below it keeps its place.
+  var below = null;
+
+  function holdBelow() {
+    var live = document.getElementById("match-live"), top = coveredTop();
+    below = null;
+    if (!live || live.getBoundingClientRect().bottom > top) return;   // the viewer sees the live part
+    ["#orders", "#match-socket > .chat"].some(function (sel) {
+      var el = document.querySelector(sel);
+      if (!el || el.getBoundingClientRect().bottom <= top) return false;
+      below = {sel: sel, top: el.getBoundingClientRect().top};
+      return true;
+    });
+  }
+
+  function keepBelow() {
+    var was = below, el = was && document.querySelector(was.sel);
+    below = null;
+    if (!el) return;
+    var shift = el.getBoundingClientRect().top - was.top;
+    if (Math.abs(shift) > 1) window.scrollBy(0, shift);
+  }
+
+  document.addEventListener("htmx:wsBeforeMessage", holdBelow);
+  document.addEventListener("htmx:wsAfterMessage", keepBelow);
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "match-live") holdBelow();
+  });
+  document.addEventListener("htmx:afterSwap", function (evt) {
+    if (below && evt.detail.target && evt.detail.target.id === "match-live") keepBelow();
+  });
 
   document.addEventListener("htmx:beforeSwap", rememberFocus);
   document.addEventListener("htmx:afterSettle", restoreFocus);

@@ -191,13 +191,16 @@ document.addEventListener("htmx:wsBeforeMessage", function (event) {
     // The control used went with the swap; the panel says where the focus goes (autofocus: the
     // line moved or added, the pause). htmx would focus it as the browser does, centring it when
     // it lies partly off screen (a jump of half a screen under the pointer): here it is focused
-    // first, and the page scrolled only as far as it takes to show it whole.
+    // first, and the page scrolled only as far as it takes to show it whole. What covers the top
+    // of the screen (Fuldrigger's map on a phone) is the element's scroll margin: a line under
+    // the map is not shown.
     var wanted = panel.querySelector("[autofocus]");
     if (!wanted) return;
     wanted.removeAttribute("autofocus");
     wanted.focus({preventScroll: true});
-    var box = wanted.getBoundingClientRect();
-    if (box.top < 0 || box.bottom > window.innerHeight) wanted.scrollIntoView({block: "nearest"});
+    var box = wanted.getBoundingClientRect(), style = getComputedStyle(wanted);
+    var covered = parseFloat(style.scrollMarginTop) || 0, below = parseFloat(style.scrollMarginBottom) || 0;
+    if (box.top < covered || box.bottom > window.innerHeight - below) wanted.scrollIntoView({block: "nearest"});
   });
 
   document.addEventListener("htmx:wsAfterMessage", refresh);

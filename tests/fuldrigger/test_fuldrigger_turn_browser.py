@@ -7,10 +7,11 @@ the screen per step lands in tests/artifacts/."""
 import pytest
 
 from games.engines.fuldrigger.board import WORLD
+from games import play
 from games.models import Match
 from tests.browser.conftest import ARTIFACTS, SETTLED, SOCKET_DIARY, browser, live_site, wait_for_socket  # noqa: F401  (fixtures)
 from tests.conftest import make_user
-from tests.fuldrigger.fuldrigger_pages_support import change_state, start
+from tests.fuldrigger.fuldrigger_pages_support import calm_start, change_state, start
 
 pytestmark = pytest.mark.browser
 
@@ -365,3 +366,41 @@ def test_the_board_opened_taller_than_the_screen_scrolls_to_its_foot_and_stays_w
         assert anna.errors == []
     finally:
         anna.context.close()
+
+
+def test_the_orders_panel_keeps_its_place_while_a_change_resizes_the_turn_above_it(browser, live_site):  # noqa: F811
+    """On a phone, a player at their standing orders (the turn's part all above the screen, under
+    the map) while the other player moves: the turn's part above grows or shrinks with each
+    change, and the orders stay where they were on the screen. (A crawl while the match played on
+    by itself, 80 steps: a new order, shown below the map, was carried 560 px up under it by the
+    next round.)"""
+    users = [make_user(name) for name in ("anna", "bo")]
+    match = start(users)
+    change_state(match, calm_start)
+    by_seat = {s.number: s.user for s in match.seats.all()}
+    mover, watcher = by_seat[0], by_seat[1]
+    viewer = Player(browser, live_site, "phone")
+    page = viewer.page
+    try:
+        viewer.log_in(watcher.username)
+        page.goto(f"{live_site}/matches/{match.pk}/")
+        page.wait_for_selector("#orders details.orders-add")
+        viewer.settled()
+        page.locator("#orders details.orders-add summary").first.evaluate("el => el.scrollIntoView({block: 'start'})")
+        place = """() => ({orders: document.getElementById('orders').getBoundingClientRect().top,
+                           live: document.getElementById('match-live').getBoundingClientRect(),
+                           map: document.getElementById('fd-map').getBoundingClientRect().bottom})"""
+        before = page.evaluate(place)
+        assert before["live"]["bottom"] <= before["map"] + 1, before   # the turn's part is all above
+        for action in ({"type": "roll"}, {"type": "end_turn"}):
+            version = Match.objects.get(pk=match.pk).version
+            play.action_apply(match_id=match.pk, user=mover, action=action, expected_version=version)
+            page.wait_for_selector(f'#match-live[data-version="{version + 1}"]')
+            viewer.settled()
+        after = page.evaluate(place)
+        assert abs(after["live"]["height"] - before["live"]["height"]) > 20, (before, after)   # it did change
+        assert abs(after["orders"] - before["orders"]) <= 2, (before, after)
+        page.screenshot(path=str(ARTIFACTS / "fd-turn-phone-orders-kept.png"))
+        assert viewer.errors == []
+    finally:
+        viewer.context.close()
