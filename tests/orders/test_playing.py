@@ -159,6 +159,21 @@ def test_when_no_line_fits_the_timeout_plays_as_before(sea_match, commits):
     assert kinds == {ActionLog.TIMEOUT}
 
 
+def _at_the_humans_first_turn(player, rounds):
+    """A Fuldrigger match of `player` and a bot, at the player's first turn past the homes."""
+    match = play.match_create(creator=player, game="fuldrigger", seats=2, bot_seats=1, options={"rounds": rounds})
+    human = next(s.number for s in match.seats.all() if not s.is_bot)
+    for _ in range(20):
+        match.refresh_from_db()
+        if human in match.turn_seats and match.state["phase"] != "homes":
+            break
+        if human in match.turn_seats:
+            act(lambda call, **kwargs: call(**kwargs), match, human)     # the home port
+        else:
+            play.deadline_apply(match_id=match.pk)
+    return match
+
+
 def test_a_match_that_plays_on_by_itself_plays_a_round_a_job_each_after_the_last_not_inside_it(
         transactional_db, player, monkeypatch):
     """Standing orders that always play, and a bot in the other seat: the match plays on alone
@@ -180,20 +195,8 @@ def test_a_match_that_plays_on_by_itself_plays_a_round_a_job_each_after_the_last
         turns.append([seat for i, seat in enumerate(seats) if i == 0 or seats[i - 1] != seat])
         return real_settle(changing, engine, now)
 
-    def now(call, **kwargs):
-        return call(**kwargs)
-
     monkeypatch.setattr(core, "settle", settle)
-    match = play.match_create(creator=player, game="fuldrigger", seats=2, bot_seats=1, options={"rounds": 8})
-    human = next(s.number for s in match.seats.all() if not s.is_bot)
-    for _ in range(20):
-        match.refresh_from_db()
-        if human in match.turn_seats and match.state["phase"] != "homes":
-            break
-        if human in match.turn_seats:
-            act(now, match, human)     # the home port
-        else:
-            play.deadline_apply(match_id=match.pk)
+    match = _at_the_humans_first_turn(player, 8)
     depths.clear()
     turns.clear()
     # The orders play the turn they are given in, and every turn after it.
@@ -217,16 +220,7 @@ def test_the_sites_own_worker_plays_that_match_off_the_request_that_set_the_orde
 
     from games.play import clocks, jobs
 
-    match = play.match_create(creator=player, game="fuldrigger", seats=2, bot_seats=1, options={"rounds": 4})
-    human = next(s.number for s in match.seats.all() if not s.is_bot)
-    for _ in range(20):
-        match.refresh_from_db()
-        if human in match.turn_seats and match.state["phase"] != "homes":
-            break
-        if human in match.turn_seats:
-            act(lambda call, **kwargs: call(**kwargs), match, human)     # the home port
-        else:
-            play.deadline_apply(match_id=match.pk)
+    match = _at_the_humans_first_turn(player, 4)
     played_on, finished = [], threading.Event()
     real_deadline_apply = clocks.deadline_apply
 
