@@ -418,6 +418,12 @@ class Crawl(Player):
             with self.timed("acting"):
                 done = self._act(locator, chosen, keyboard) or done
         except Exception as exc:  # Playwright's own words say what was in the way
+            if not locator.count() or not locator.is_visible():
+                now = page.evaluate("() => window.__crawlPage.version()")
+                if now != version:
+                    # Gone with a change that came meanwhile (the match played on by itself, or
+                    # ended): a player finds the control gone, and nothing was pressed.
+                    return f"{done}: gone with version {now} before the press"
             first = str(exc).splitlines()[0][:200]
             hit = re.search(r"<[^>]+> (?:from <[^>]+> subtree )?intercepts pointer events", str(exc))
             self.findings.add("cannot act", f"step {n}", f"{done}: {hit.group(0) if hit else first}",
