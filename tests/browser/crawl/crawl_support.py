@@ -190,6 +190,13 @@ class Player:
             self.page.evaluate("""() => { const r = document.activeElement.getBoundingClientRect();
                 return r.width > 0 && r.bottom > 0 && r.top < innerHeight; }""")
 
+    def _shortened_under_it(self, anchor, page, before) -> bool:
+        """The part acted in went with the action and the page, shorter by it, ends above where
+        the screen was (Pirater's orders gone with the match's end, played out by them): the
+        browser keeps the page's foot on the screen, as far down as the page now goes."""
+        return bool(anchor) and page["scrollY"] < before and self._anchor_now(anchor) is None and \
+            self.page.evaluate("() => scrollY >= document.documentElement.scrollHeight - innerHeight - 1")
+
     def _shown_again(self, anchor) -> bool:
         """The part acted in is in view now."""
         now = self._anchor_now(anchor)
@@ -203,7 +210,8 @@ class Player:
         with self.timed("checks"):
             page = self.page.evaluate("sizes => window.__crawlPage.page(sizes)", self.touch)
         if before is not None and abs(page["scrollY"] - before) > SCROLL_JUMP and \
-                not self._kept_in_place(anchor, page["scrollY"] - before) and not self._went_with_focus(anchor, page):
+                not self._kept_in_place(anchor, page["scrollY"] - before) and not self._went_with_focus(anchor, page) \
+                and not self._shortened_under_it(anchor, page, before):
             new += f.add("scroll jump", where, f"the page scrolled by itself from {before:.0f} to "
                          f"{page['scrollY']:.0f} px ({page['scrollY'] - before:+.0f} px)", key="scroll")
         if region:

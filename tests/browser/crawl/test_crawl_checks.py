@@ -149,6 +149,26 @@ def test_a_page_that_follows_the_focus_when_the_part_acted_in_is_gone_has_not_ju
         assert bool(jumped) is not focused
 
 
+def test_a_page_shortened_under_the_screen_by_the_part_acted_in_going_has_not_jumped(sheet):
+    """As Pirater's orders panel at the page's foot goes with the match's end (the orders just
+    resumed played it out): the page is shorter than where the screen was, and the browser shows
+    its foot. The same scroll with the page as long is a jump."""
+    page = ('<p style="height:6000px">board</p><section class="orders"><p style="height:1500px">orders</p>'
+            '<button id="resume">resume</button></section><p style="height:200px">chat</p>')
+    for gone in (True, False):
+        sheet.show(page)
+        sheet.page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        before = sheet.page.evaluate("() => window.scrollY")
+        anchor = sheet.page.locator("#resume").evaluate("e => window.__crawlPage.anchor(e)")
+        sheet.page.evaluate("""gone => { if (gone) document.querySelector('.orders').remove();
+            else window.scrollBy(0, -1500); }""", gone)
+        assert before - sheet.page.evaluate("() => window.scrollY") > 500
+        sheet.findings.items.clear(), sheet.findings.order.clear()
+        sheet.check("ended", before=before, anchor=anchor, axe=False)
+        jumped = [k for k in sheet.findings.order if k[0] == "scroll jump"]
+        assert bool(jumped) is not gone
+
+
 def test_a_target_under_a_menu_the_player_opened_is_not_covered_but_one_under_a_floating_box_is(sheet):
     # Catan's board spots open their choices as a list floating over the board: what it covers
     # is reached again by closing it (a tap elsewhere, Escape), as under any open menu. The same
