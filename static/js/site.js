@@ -143,6 +143,26 @@ document.addEventListener("htmx:wsBeforeMessage", function (event) {
     if (focus) focus.focus();
   }
 
+  // The panel can go while it holds the focus (the match over: there are no orders to give; the
+  // player's own "Resume all orders" may play it out) or come back without the control that had
+  // it. The focus would fall to the page's start: the final standings take it, else the panel's
+  // title, else the live part's status, so what is read out is what happened and Tab goes on
+  // from there. Scrolled to only for a keyboard player (a finger's page stays put).
+  var byKeyboard = false;
+  document.addEventListener("keydown", function () { byKeyboard = true; }, true);
+  document.addEventListener("pointerdown", function () { byKeyboard = false; }, true);
+
+  function focusAfterPanel() {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    var el = document.querySelector("#match-live .standings h2") || document.querySelector("#orders h2") ||
+             document.querySelector("#match-live .status-bar");
+    if (!el) return;
+    if (!el.matches("a[href], button, input, select, textarea, [tabindex]")) el.setAttribute("tabindex", "-1");
+    el.focus({preventScroll: true});
+    var box = el.getBoundingClientRect();
+    if (byKeyboard && (box.top < 0 || box.bottom > window.innerHeight)) el.scrollIntoView({block: "nearest"});
+  }
+
   function refresh() {
     var live = document.getElementById("match-live"), panel = document.getElementById("orders");
     if (asking || !live || !panel || !window.htmx || !panel.getAttribute("data-orders-url")) return;
@@ -157,10 +177,11 @@ document.addEventListener("htmx:wsBeforeMessage", function (event) {
         asking = false;
         var now = document.getElementById("orders");
         if (html === null || !now) return;
-        var was = kept(now);
+        var was = kept(now), held = now.contains(document.activeElement);
         window.htmx.swap(now, html, {swapStyle: "outerHTML"});
         var fresh = document.getElementById("orders");
         if (fresh) restore(fresh, was);
+        if (held) focusAfterPanel();
         refresh();  // the live part may have moved on while the panel was on its way
       }, function () { asking = false; });
   }
@@ -175,6 +196,11 @@ document.addEventListener("htmx:wsBeforeMessage", function (event) {
     if (!panel || event.detail.target !== panel) return;
     own = kept(panel);
     own.focused = null;  // the panel that comes says where the focus goes (autofocus)
+    if (panel.contains(document.activeElement)) {
+      // An empty answer (the match over) removes the panel with no afterSwap to hear of it: the
+      // swap runs once this event is handled, so a task later the panel is gone or replaced.
+      setTimeout(function () { if (!document.getElementById("orders")) focusAfterPanel(); }, 0);
+    }
     var source = event.detail.requestConfig && event.detail.requestConfig.elt;
     var added = source && source.closest && source.closest("details.orders-add");
     var kind = added && added.querySelector("input[name=kind]");

@@ -343,3 +343,42 @@ def test_a_moved_order_partly_off_screen_is_shown_by_the_least_scroll(browser, l
     assert page.evaluate("() => document.querySelector('#orders .orders-lines li').getBoundingClientRect().top") > -1
     context.close()
     assert errors == []
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_end_of_the_match_gives_the_focus_in_the_panel_to_the_final_standings(browser, quick_watch, live_site,
+                                                                                  device):
+    """The panel goes at the match's end, and a focus inside it went to the page's start (the
+    body): the final standings take it, read out with what happened; a keyboard player is shown
+    them, a finger's page is not scrolled for them."""
+    from games.play import staff
+
+    anna, bo = make_user("anna"), make_user("bo")
+    match = play.match_create(creator=anna, game="pirater", seats=2, title="To the end")
+    play.match_join(match_id=match.pk, user=bo)
+    context, page, errors = _signed_in(browser, live_site, "anna", device)
+    page.add_init_script("document.addEventListener('htmx:wsOpen', () => { window.socketOpen = true; })")
+    page.goto(f"{live_site}/matches/{match.pk}/")
+    page.wait_for_function("() => window.socketOpen === true")
+    pause = page.locator("#orders button.orders-pause")
+    if device == "phone":
+        pause.tap()  # paused, and the new panel's button has the focus
+        page.wait_for_selector("#orders button.orders-pause[aria-pressed=true]")
+    else:
+        pause.focus()
+        page.keyboard.press("Shift")  # a keyboard player
+    page.wait_for_function("() => document.activeElement.classList.contains('orders-pause')")
+    scrolled = page.evaluate("() => window.scrollY")
+    staff.match_finish(match_id=match.pk, reason="ended by the admins")
+    page.wait_for_function("() => !document.querySelector('section#orders') && "
+                           "document.querySelector('#match-live .standings h2')")
+    page.wait_for_function("() => document.activeElement === document.querySelector('#match-live .standings h2')")
+    box = page.evaluate("() => { const r = document.activeElement.getBoundingClientRect();"
+                        " return {top: r.top, bottom: r.bottom}; }")
+    if device == "desktop":
+        assert 0 <= box["top"] and box["bottom"] <= 900, box
+    else:
+        assert page.evaluate("() => window.scrollY") <= scrolled  # not carried away (only shortened)
+    page.screenshot(path=str(ARTIFACTS / f"orders-end-focus-{device}.png"), full_page=False)
+    context.close()
+    assert errors == []
