@@ -610,6 +610,10 @@
   function keepInView() {
     var sail = document.querySelector("#match-live .fd-sail"), acted = actedIn;
     actedIn = null;
+    // A change the player did not act for, while they were below the live part (their orders,
+    // the chat): what is below kept its place (keepBelow), and the open form, asked for again
+    // with the new version, is not brought back into view over it.
+    if (!acted && away) return;
     // Opened under the ship's row (from the list of ships): some of it on screen is enough, the
     // page stays put; opened from the map, the whole form is brought into view. The routes to a
     // destination, once asked for ("Other routes…"), are what the player reads next: all of them
@@ -646,16 +650,18 @@
   // on below it (their orders, the chat) took the part they were in up or down the screen by the
   // difference, with scroll anchoring off (fuldrigger.css), a new order gone under the map. When
   // none of the live part is on the screen, what lies below it keeps its place.
-  var below = null;
+  var below = null, away = false;
 
   function holdBelow() {
     var live = document.getElementById("match-live"), top = coveredTop();
     below = null;
+    away = false;
     if (!live || live.getBoundingClientRect().bottom > top) return;   // the viewer sees the live part
     ["#orders", "#match-socket > .chat"].some(function (sel) {
       var el = document.querySelector(sel);
       if (!el || el.getBoundingClientRect().bottom <= top) return false;
       below = {sel: sel, top: el.getBoundingClientRect().top};
+      away = true;
       return true;
     });
   }

@@ -404,3 +404,43 @@ def test_the_orders_panel_keeps_its_place_while_a_change_resizes_the_turn_above_
         assert viewer.errors == []
     finally:
         viewer.context.close()
+
+
+def test_a_change_that_comes_while_the_player_is_at_their_orders_leaves_the_sail_form_where_it_is(browser, live_site):  # noqa: F811
+    """On a phone, the player opens the sail form in the fleet, then goes down to their standing
+    orders (the turn's part all above, under the map). A change comes (the admins extend the
+    turn): the page asks for the open form again with the new version, and the form, put back in
+    the fleet, was brought into view, taking the player away from the orders they were at."""
+    from games.play import staff
+
+    users = [make_user(name) for name in ("anna", "bo")]
+    match = start(users)
+    anna = Player(browser, live_site, "phone")
+    page = anna.page
+    try:
+        anna.log_in("anna")
+        page.goto(f"{live_site}/matches/{match.pk}/")
+        page.wait_for_selector("#fd-map #fd-pieces .fd-ship.fd-mine")
+        anna.press(page.locator(".fd-turn button:has-text('Roll the dice')"))
+        page.wait_for_selector("#fd-pieces .fd-ship.fd-mine a")
+        anna.settled()
+        sail = page.locator(".fd-fleet a.button").first                        # "Sail…"
+        sail.scroll_into_view_if_needed()
+        anna.press(sail)
+        page.wait_for_selector(".fd-fleet #fd-sail")
+        anna.settled()
+        page.locator("#orders details.orders-add summary").first.evaluate("el => el.scrollIntoView({block: 'start'})")
+        place = """() => ({orders: document.getElementById('orders').getBoundingClientRect().top,
+                           live: document.getElementById('match-live').getBoundingClientRect().bottom,
+                           map: document.getElementById('fd-map').getBoundingClientRect().bottom})"""
+        before = page.evaluate(place)
+        assert before["live"] <= before["map"] + 1, before   # the turn's part is all above
+        version = Match.objects.get(pk=match.pk).version
+        staff.match_extend(match_id=match.pk, actor=None, turn_hours=2)
+        page.wait_for_selector(f'#match-live[data-version="{version + 1}"] .fd-fleet #fd-sail')  # asked for again
+        anna.settled()
+        after = page.evaluate(place)
+        assert abs(after["orders"] - before["orders"]) <= 2, (before, after)
+        assert anna.errors == []
+    finally:
+        anna.context.close()
