@@ -572,6 +572,8 @@
   function coveredTop() {
     return map && getComputedStyle(map).position === "sticky" ? map.getBoundingClientRect().bottom : 0;
   }
+  // What lies below the live part keeps its place through a change (static/js/site.js): below the map.
+  if (window.tradewindsLive) window.tradewindsLive.coveredTop = coveredTop;
 
   function reveal(el, partly) {   // partly: some of it on screen is enough (the rest stays put)
     if (!el) return;
@@ -611,9 +613,9 @@
     var sail = document.querySelector("#match-live .fd-sail"), acted = actedIn;
     actedIn = null;
     // A change the player did not act for, while they were below the live part (their orders,
-    // the chat): what is below kept its place (keepBelow), and the open form, asked for again
+    // the chat): what is below kept its place (static/js/site.js), and the open form, asked for again
     // with the new version, is not brought back into view over it.
-    if (!acted && away) return;
+    if (!acted && window.tradewindsLive && window.tradewindsLive.away) return;
     // Opened under the ship's row (from the list of ships): some of it on screen is enough, the
     // page stays put; opened from the map, the whole form is brought into view. The routes to a
     // destination, once asked for ("Other routes…"), are what the player reads next: all of them
@@ -645,43 +647,6 @@
     if (el && el.classList.contains("fd-turn")) reveal(el.querySelector(".actions") || el.querySelector("p") || el);
     else reveal(el, true);
   }
-
-  // The live part grows and shrinks with every change: a round played while the viewer works
-  // on below it (their orders, the chat) took the part they were in up or down the screen by the
-  // difference, with scroll anchoring off (fuldrigger.css), a new order gone under the map. When
-  // none of the live part is on the screen, what lies below it keeps its place.
-  var below = null, away = false;
-
-  function holdBelow() {
-    var live = document.getElementById("match-live"), top = coveredTop();
-    below = null;
-    away = false;
-    if (!live || live.getBoundingClientRect().bottom > top) return;   // the viewer sees the live part
-    ["#orders", "#match-socket > .chat"].some(function (sel) {
-      var el = document.querySelector(sel);
-      if (!el || el.getBoundingClientRect().bottom <= top) return false;
-      below = {sel: sel, top: el.getBoundingClientRect().top};
-      away = true;
-      return true;
-    });
-  }
-
-  function keepBelow() {
-    var was = below, el = was && document.querySelector(was.sel);
-    below = null;
-    if (!el) return;
-    var shift = el.getBoundingClientRect().top - was.top;
-    if (Math.abs(shift) > 1) window.scrollBy(0, shift);
-  }
-
-  document.addEventListener("htmx:wsBeforeMessage", holdBelow);
-  document.addEventListener("htmx:wsAfterMessage", keepBelow);
-  document.addEventListener("htmx:beforeSwap", function (evt) {
-    if (evt.detail.target && evt.detail.target.id === "match-live") holdBelow();
-  });
-  document.addEventListener("htmx:afterSwap", function (evt) {
-    if (below && evt.detail.target && evt.detail.target.id === "match-live") keepBelow();
-  });
 
   document.addEventListener("htmx:beforeSwap", rememberFocus);
   document.addEventListener("htmx:afterSettle", restoreFocus);

@@ -88,6 +88,46 @@ document.addEventListener("htmx:wsBeforeMessage", function (event) {
   }
 });
 
+// The live part grows and shrinks with every change, and the browser's scroll anchoring is off
+// for it (site.css): a change that came while the viewer was below it (at their orders, in the
+// chat) carried what they were reading up or down the screen by the difference (a new order
+// gone above the screen when the orders played the turn and the turn's buttons went). When none
+// of the live part is on the screen, what lies below it keeps its place. `coveredTop` is where
+// the screen begins (a game's sticky map on a phone sets it); `away` tells a game's script that
+// the last swap came while the viewer was below (then it brings nothing of the part into view).
+window.tradewindsLive = {coveredTop: function () { return 0; }, away: false};
+(function () {
+  var live = window.tradewindsLive, below = null;
+
+  function hold() {
+    var part = document.getElementById("match-live"), top = live.coveredTop();
+    below = null;
+    live.away = false;
+    if (!part || part.getBoundingClientRect().bottom > top) return;   // the viewer sees the live part
+    ["#orders", "#match-socket > .chat"].some(function (sel) {
+      var el = document.querySelector(sel);
+      if (!el || el.getBoundingClientRect().bottom <= top) return false;
+      below = {sel: sel, top: el.getBoundingClientRect().top};
+      live.away = true;
+      return true;
+    });
+  }
+
+  function keep() {
+    var was = below, el = was && document.querySelector(was.sel);
+    below = null;
+    if (!el) return;
+    var shift = el.getBoundingClientRect().top - was.top;
+    if (Math.abs(shift) > 1) window.scrollBy(0, shift);
+  }
+
+  function isLive(evt) { return evt.detail.target && evt.detail.target.id === "match-live"; }
+  document.addEventListener("htmx:wsBeforeMessage", hold);
+  document.addEventListener("htmx:wsAfterMessage", keep);
+  document.addEventListener("htmx:beforeSwap", function (evt) { if (isLive(evt)) hold(); });
+  document.addEventListener("htmx:afterSwap", function (evt) { if (below && isLive(evt)) keep(); });
+})();
+
 // The Orders panel (templates/games/partials/orders.html) lies outside the live part, so that a
 // push never wipes what its owner is typing. The live part says what the seat's panel offers
 // now as a digest (data-orders: whether there are orders at all, the ships, the places); when it

@@ -382,3 +382,32 @@ def test_the_end_of_the_match_gives_the_focus_in_the_panel_to_the_final_standing
     page.screenshot(path=str(ARTIFACTS / f"orders-end-focus-{device}.png"), full_page=False)
     context.close()
     assert errors == []
+
+
+def test_the_orders_keep_their_place_while_the_turn_above_them_changes(browser, quick_watch, live_site):
+    """On a phone in Pirater, the player at their standing orders (the live part all above the
+    screen) while their turn is played (by their orders, or from another device): the turn's part
+    above changes height, and the orders stay where they were on the screen. (A 60-step crawl: a
+    new order went 109 px above the screen as the orders it completed played the turn.)"""
+    from tests.pirater.pirater_pages_support import new_match
+
+    anna, bo = make_user("anna"), make_user("bo")
+    match = new_match(anna, bo)
+    mover = {s.number: s.user for s in match.seats.all()}[match.state["current"]]
+    context, page, errors = _signed_in(browser, live_site, mover.username, "phone")
+    page.add_init_script("document.addEventListener('htmx:wsOpen', () => { window.socketOpen = true; })")
+    page.goto(f"{live_site}/matches/{match.pk}/")
+    page.wait_for_function("() => window.socketOpen === true")
+    page.locator("#orders details.orders-add summary").first.evaluate("el => el.scrollIntoView({block: 'start'})")
+    place = """() => ({orders: document.getElementById('orders').getBoundingClientRect().top,
+                       live: document.getElementById('match-live').getBoundingClientRect()})"""
+    before = page.evaluate(place)
+    assert before["live"]["bottom"] <= 0, before   # the turn's part is all above
+    play.action_apply(match_id=match.pk, user=mover, action={"type": "roll"}, expected_version=match.version)
+    page.wait_for_selector(f'#match-live[data-version="{match.version + 1}"]')
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+    after = page.evaluate(place)
+    assert abs(after["live"]["height"] - before["live"]["height"]) > 20, (before, after)   # it did change
+    assert abs(after["orders"] - before["orders"]) <= 2, (before, after)
+    context.close()
+    assert errors == []
