@@ -67,7 +67,7 @@ def remove(request, pk):
 
 
 def _hour(raw):
-    return int(raw) if raw and raw.isdigit() and 0 <= int(raw) < 24 else None
+    return int(raw) if raw and raw.isdecimal() and 0 <= int(raw) < 24 else None
 
 
 @login_required

@@ -32,7 +32,7 @@ def action_apply(*, match_id, user, action, expected_version=None) -> Change:
         if match.status != Match.RUNNING:
             raise BadRequest(_("The match is not running."))
         if expected_version is not None:
-            if isinstance(expected_version, str) and expected_version.strip().isdigit():
+            if isinstance(expected_version, str) and expected_version.strip().isdecimal():
                 expected_version = int(expected_version)
             if isinstance(expected_version, bool) or not isinstance(expected_version, int):
                 raise BadRequest(_("The version must be a whole number."))

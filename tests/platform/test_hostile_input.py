@@ -396,3 +396,37 @@ def test_an_address_with_a_nul_is_a_404_not_a_500(client, db, path):
     assert response.status_code == 404
     if path.startswith("/api/"):
         assert response.json()["error"]
+
+
+# --- Digits that int() does not read ---------------------------------------------------------
+
+SUPERSCRIPT = "²"  # str.isdigit() says yes, int() refuses it: each of these was a 500
+
+
+@pytest.mark.parametrize("method, path, fields", [
+    ("post", "/push/choices/", {"quiet_from": SUPERSCRIPT, "quiet_until": "3"}),
+    ("post", "/inbox/read/", {"id": SUPERSCRIPT}),
+    ("post", "/accounts/profile/", {**PROFILE, "display_name": "Anna", "reminder_hours": SUPERSCRIPT}),
+    ("get", "/matches/new/", {"seats": SUPERSCRIPT}),
+    ("post", "/matches/new/", {"switch": "1", "game": "race", "seats": SUPERSCRIPT}),
+    ("post", "/matches/{id}/action/", {"action": '{"type": "roll"}', "version": SUPERSCRIPT}),
+], ids=["push quiet hours", "inbox read", "reminder hours", "new match seats", "new match switch", "action version"])
+def test_a_superscript_digit_is_not_a_number(player, race_match, method, path, fields):
+    before = stored()
+    response = getattr(client_for(player), method)(path.format(id=race_match.pk), fields)
+    assert response.status_code < 500
+    assert stored() == before
+
+
+@pytest.mark.parametrize("game, line", [
+    ("fuldrigger", {"kind": "sell", "good": "grain", "at_least": SUPERSCRIPT}),
+    ("catan_ships", {"kind": "build_road", "edge": SUPERSCRIPT}),
+])
+def test_standing_orders_refuse_a_superscript_digit(client, player, opponent, outsider, game, line):
+    seats = [player, opponent] + ([outsider] if game == "catan_ships" else [])
+    match = play.match_create(creator=player, game=game, seats=len(seats))
+    for user in seats[1:]:
+        play.match_join(match_id=match.pk, user=user)
+    key = ApiToken.issue(player)[1]
+    response = send(client, f"/matches/{match.pk}/orders", json.dumps({"lines": [line]}), key, method="put")
+    assert_refused_json(response)
