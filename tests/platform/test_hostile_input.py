@@ -430,3 +430,30 @@ def test_standing_orders_refuse_a_superscript_digit(client, player, opponent, ou
     key = ApiToken.issue(player)[1]
     response = send(client, f"/matches/{match.pk}/orders", json.dumps({"lines": [line]}), key, method="put")
     assert_refused_json(response)
+
+
+# --- Requests Django cannot read -------------------------------------------------------------
+
+UNREADABLE = {
+    "multipart without a boundary": {"data": b"xx", "content_type": "multipart/form-data"},
+    "more fields than Django reads": {"data": "&".join(f"f{i}=1" for i in range(1100)),
+                                      "content_type": "application/x-www-form-urlencoded"},
+}
+
+
+@pytest.mark.parametrize("path", ["/matches/new/", "/accounts/profile/"])
+@pytest.mark.parametrize("body", UNREADABLE.values(), ids=UNREADABLE.keys())
+def test_a_form_django_cannot_read_is_refused_in_words(player, path, body):
+    """Django's own 400 page said only "Bad Request (400)"."""
+    before = stored()
+    response = client_for(player).post(path, **body)
+    assert response.status_code == 400
+    assert "could not be read" in response.content.decode()
+    assert stored() == before
+
+
+def test_an_unknown_host_is_refused_in_words(client, keys):
+    page = client.get("/", HTTP_HOST="evil.example")
+    assert page.status_code == 400 and "could not be read" in page.content.decode()
+    api = client.get("/api/me", HTTP_HOST="evil.example", HTTP_AUTHORIZATION=f"Token {keys['anna']}")
+    assert_refused_json(api, says="could not be read")
