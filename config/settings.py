@@ -98,6 +98,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "games.web.middleware.DatabaseUnavailableMiddleware",
+    "games.web.middleware.MethodNotAllowedMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
