@@ -84,6 +84,8 @@ def orders_set(*, match_id, user, lines=None, paused=None, now=None) -> Standing
     now = now or timezone.now()
     with transaction.atomic():
         match = core.locked(match_id).match
+        if match.state is None and user.is_authenticated and match.seats.filter(user=user).exists():  # before the deal
+            raise BadRequest(_("Standing orders are kept while the match runs."))
         seat = _seat(match, user)
         if match.status not in (Match.RUNNING, Match.PAUSED, Match.OPEN) or match.state is None:
             raise BadRequest(_("Standing orders are kept while the match runs."))
