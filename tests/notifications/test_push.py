@@ -255,11 +255,13 @@ def test_a_stored_endpoint_that_became_private_is_given_up_without_a_connection(
 def test_bad_subscriptions_get_a_clear_400(opponent, service):
     client = client_for(opponent)
     for body in ["not json", json.dumps({"endpoint": f"{service.origin}/x", "keys": {"p256dh": "abc", "auth": "d"}}),
-                 json.dumps({"endpoint": 5}), json.dumps([1])]:
+                 json.dumps({"endpoint": 5}), json.dumps([1]), "[" * 50_000 + "]" * 50_000]:  # the last was a 500
         response = client.post(reverse("push_subscribe"), body, content_type="application/json")
         assert response.status_code == 400 and response.json()["error"]
     assert not PushSubscription.objects.exists()
     assert client.get(reverse("push_subscribe")).status_code == 405
+    deep = client.post(reverse("push_unsubscribe"), "[" * 50_000 + "]" * 50_000, content_type="application/json")
+    assert deep.status_code == 200 and deep.json() == {"removed": 0}
 
 
 @pytest.mark.parametrize("endpoint, name, auth", [
