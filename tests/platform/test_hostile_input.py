@@ -457,3 +457,16 @@ def test_an_unknown_host_is_refused_in_words(client, keys):
     assert page.status_code == 400 and "could not be read" in page.content.decode()
     api = client.get("/api/me", HTTP_HOST="evil.example", HTTP_AUTHORIZATION=f"Token {keys['anna']}")
     assert_refused_json(api, says="could not be read")
+
+
+@pytest.mark.parametrize("key", ['"\\000\\000\\000\\000\\000\\000\\000\\000"', '"abcdefgh\\000"', "../../../../x"])
+def test_a_session_cookie_no_session_could_have_is_nobody(client, player, key):
+    """Django reads a quoted cookie's octal escapes: sessionid="\\000…" is a key of NULs, which
+    PostgreSQL refuses even to compare (every page was a 500 there). Keys are letters and digits."""
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    store = import_string(settings.SESSION_ENGINE + ".SessionStore")
+    assert store(session_key=key.strip('"').replace("\\000", "\x00")).session_key is None
+    for path in ("/", "/lobby/", "/accounts/login/"):
+        assert client.get(path, HTTP_COOKIE=f"sessionid={key}").status_code == 200
