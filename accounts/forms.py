@@ -116,7 +116,7 @@ class ProfileForm(forms.ModelForm):
     def clean_reminder_hours(self):
         value = self.cleaned_data["reminder_hours"].strip()
         parts = [p.strip() for p in value.split(",") if p.strip()]
-        if any(not p.isdigit() or not 0 < int(p) <= 336 for p in parts):
+        if any(not p.isdecimal() or not 0 < int(p) <= 336 for p in parts):
             raise forms.ValidationError(_("Give whole hours from 1 to 336, separated by commas."))
         return ",".join(parts)
 

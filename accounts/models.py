@@ -137,7 +137,7 @@ class Profile(models.Model):
         hours = []
         for part in self.reminder_hours.split(","):
             part = part.strip()
-            if part.isdigit() and 0 < int(part) <= 24 * 14:
+            if part.isdecimal() and 0 < int(part) <= 24 * 14:
                 hours.append(int(part))
         return sorted(set(hours), reverse=True)
 

@@ -98,6 +98,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "games.web.middleware.DatabaseUnavailableMiddleware",
+    "games.web.middleware.MethodNotAllowedMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
@@ -366,6 +367,7 @@ if env_bool("SECURE", False):
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+SESSION_ENGINE = "accounts.sessions"  # keys as Django makes them, nothing else (accounts/sessions.py)
 
 LOGGING = {
     "version": 1,

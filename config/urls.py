@@ -27,4 +27,20 @@ def not_found(request, exception=None):
     return render(request, "games/error.html", {"message": "There is nothing at this address."}, status=404)
 
 
+def bad_request(request, exception=None):
+    """A request Django could not read (a broken multipart body, more fields than it reads, a host
+    not served): said in words, in JSON for the API, instead of Django's bare "Bad Request (400)".
+    A page without the site's layout, which needs what the middleware of an unserved host never set."""
+    from django.http import HttpResponseBadRequest, JsonResponse
+    from django.utils.html import escape
+    from django.utils.translation import get_language, gettext as _
+
+    message = _("The request could not be read.")
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": message}, status=400)
+    return HttpResponseBadRequest(f'<!doctype html><html lang="{escape(get_language())}"><meta charset="utf-8">'
+                                  f'<title>{escape(message)}</title><p role="alert">{escape(message)}</p></html>')
+
+
+handler400 = bad_request
 handler404 = not_found

@@ -24,6 +24,18 @@ from leagues.models import Entry, Event, Pairing, Round, Table
 
 MAX_ROUNDS = 30
 ROUND_DEADLINE_REASON = "the event's round deadline"
+MAX_START_YEARS = 10
+
+
+def _start(starts_at, now):
+    """When an event starts: by default tomorrow; in the future, and within MAX_START_YEARS (the
+    end of the calendar, shown in a zone east of UTC, is year 10000: its page was a 500)."""
+    starts_at = starts_at or now + timedelta(days=1)
+    if starts_at <= now:
+        raise BadRequest(_("The event must start in the future."))
+    if starts_at > now + timedelta(days=365 * MAX_START_YEARS):
+        raise BadRequest(_("The event must start within %(years)s years.") % {"years": MAX_START_YEARS})
+    return starts_at
 
 
 def whole(value, message) -> int:
@@ -106,9 +118,7 @@ def event_create(*, organiser, name: str, game: str, seats, rounds, turn_seconds
             raise BadRequest(_("The least share of turns in time is 0 to 100 %."))
     min_reliability = min_reliability or None
     now = timezone.now()
-    starts_at = starts_at or now + timedelta(days=1)
-    if starts_at <= now:
-        raise BadRequest(_("The event must start in the future."))
+    starts_at = _start(starts_at, now)
     with transaction.atomic():
         return Event.objects.create(
             name=name, organiser=organiser, game=game, options=options, seats=seats, fill=fill, rounds=rounds,
@@ -391,9 +401,7 @@ def season_next(*, event_id, actor, starts_at=None) -> list[Event]:
     one (by the season's standings); a withdrawn player leaves the league. Made once: a second
     call is refused. All or nothing."""
     now = timezone.now()
-    starts_at = starts_at or now + timedelta(days=1)
-    if starts_at <= now:
-        raise BadRequest(_("The event must start in the future."))
+    starts_at = _start(starts_at, now)
     with transaction.atomic():
         event = _locked(event_id)
         _organiser(event, actor)

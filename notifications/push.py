@@ -24,6 +24,7 @@ from py_vapid.utils import b64urlencode
 from pywebpush import WebPusher, WebPushException
 from cryptography.hazmat.primitives import serialization
 
+from accounts.validators import control_character_message
 from games.play import jobs
 from notifications import webhooks
 from notifications.models import Notification, PushChoices, PushDelivery, PushSubscription
@@ -81,8 +82,8 @@ def public_key() -> str:
 def check_endpoint(endpoint: str) -> None:
     """A push endpoint is a push service's https address on the public internet (the webhooks'
     guard); the hosts in WEBHOOK_ALLOWED_HOSTS (a local test receiver) are exempt."""
-    parts = urlsplit(endpoint)
     try:
+        parts = urlsplit(endpoint)
         port = parts.port or 443
     except ValueError as exc:
         raise Refused(_("This is not a valid web address.")) from exc
@@ -289,6 +290,9 @@ def subscribe(*, user, endpoint: str, p256dh: str, auth: str, name: str) -> Push
     endpoint, name = (endpoint or "").strip(), (name or "").strip()[:80] or _("This device")
     if not endpoint or len(endpoint) > 800:
         raise Refused(_("The browser gave no push address."))
+    for text in (endpoint, p256dh or "", auth or "", name):  # kept, shown, and compared by the database
+        if message := control_character_message(text):
+            raise Refused(message)
     check_endpoint(endpoint)
     try:
         WebPusher({"endpoint": endpoint, "keys": {"p256dh": p256dh or "", "auth": auth or ""}})

@@ -23,7 +23,7 @@ def inbox(request):
 @require_POST
 def read(request):
     raw = request.POST.get("id")
-    services.mark_read(user=request.user, notification_id=int(raw) if raw and raw.isdigit() else None)
+    services.mark_read(user=request.user, notification_id=int(raw) if raw and raw.isdecimal() else None)
     target = request.POST.get("next", "")
     return redirect(target if target.startswith("/") and not target.startswith("//") else "inbox")
 

@@ -28,7 +28,7 @@ def service_worker(request):
 def _json_body(request) -> dict:
     try:
         data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested too deep for the parser: not a body either
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -67,7 +67,7 @@ def remove(request, pk):
 
 
 def _hour(raw):
-    return int(raw) if raw and raw.isdigit() and 0 <= int(raw) < 24 else None
+    return int(raw) if raw and raw.isdecimal() and 0 <= int(raw) < 24 else None
 
 
 @login_required

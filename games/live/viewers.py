@@ -38,7 +38,7 @@ class Viewer:
         if len(parts) != 8:
             return None
         user, staff, invite, session, credentials, language, zone, feed = parts
-        return cls(user_id=int(user) if user.isdigit() else None, staff=staff == "s", invite=invite,
+        return cls(user_id=int(user) if user.isdecimal() else None, staff=staff == "s", invite=invite,
                    session=session, credentials=credentials, language=language, zone=zone, feed=feed)
 
     def admitted(self, access: Access) -> bool:

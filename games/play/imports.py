@@ -23,7 +23,7 @@ def _edition(data: dict):
     """The rules edition an export was played under: its "edition", else its rules version
     (exports from before editions were recorded say "1")."""
     edition = data.get("edition")
-    if edition is None and str(data.get("rules_version", "")).isdigit():
+    if edition is None and str(data.get("rules_version", "")).isdecimal():
         edition = int(data["rules_version"])
     return 1 if edition is None else edition
 

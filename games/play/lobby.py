@@ -1,6 +1,7 @@
 """Creating and filling a match: create, join, leave, choose a colour, start. The last seat
 taken deals the match in the same transaction."""
 import secrets
+from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone, translation
@@ -21,6 +22,11 @@ MIN_TURN_SECONDS = 3600
 
 
 MAX_TURN_SECONDS = 14 * 24 * 3600
+
+
+# A campaign's end: shown in every player's zone, and the end of the calendar (9999) is not a
+# time a page in a zone east of UTC can show.
+MAX_DEADLINE_YEARS = 10
 
 
 def match_create(*, creator, game: str, seats: int, options: dict | None = None,
@@ -44,6 +50,8 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
         raise BadRequest(_("The time bank must be between 0 and 30 days."))
     if game_deadline is not None and game_deadline <= timezone.now():
         raise BadRequest(_("The game deadline must be in the future."))
+    if game_deadline is not None and game_deadline > timezone.now() + timedelta(days=365 * MAX_DEADLINE_YEARS):
+        raise BadRequest(_("The game deadline must be within %(years)s years.") % {"years": MAX_DEADLINE_YEARS})
     if round_limit is not None and not 1 <= int(round_limit) <= 1000:
         raise BadRequest(_("The round limit must be between 1 and 1000."))
     try:

@@ -25,14 +25,18 @@ def action_apply(*, match_id, user, action, expected_version=None) -> Change:
         changing = core.locked(match_id, seats=True)
         match = changing.match
         seat = selectors.seat_of(match, user)
-        if seat is None or seat.number is None:
+        if seat is None:
+            raise NotAllowed(_("You have no seat in this match."))
+        if match.status == Match.OPEN:  # seated, but seats are numbered at the deal
+            raise BadRequest(_("The match has not started yet."))
+        if seat.number is None:
             raise NotAllowed(_("You have no seat in this match."))
         if match.status == Match.PAUSED:
             raise BadRequest(_("The match is paused by an admin."))
         if match.status != Match.RUNNING:
             raise BadRequest(_("The match is not running."))
         if expected_version is not None:
-            if isinstance(expected_version, str) and expected_version.strip().isdigit():
+            if isinstance(expected_version, str) and expected_version.strip().isdecimal():
                 expected_version = int(expected_version)
             if isinstance(expected_version, bool) or not isinstance(expected_version, int):
                 raise BadRequest(_("The version must be a whole number."))

@@ -4,7 +4,7 @@ Each game declares its vocabulary in games/engines/<game>/orders.py and reads on
 `view(state, seat)` and the seat's legal actions. This module keeps a seat's lines, checks
 them, and picks the line that plays when the server needs a decision from the seat; the move
 itself goes through games/play/ like every other (lock, version, engine, log, jobs)."""
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -45,6 +45,8 @@ def _clean(game: str, lines, view, now) -> list[dict]:
             until = _time(line.get("until"))
             if until is None or until <= now:
                 found.append((i, "bad_time", {}))
+            elif until > now + timedelta(days=366):  # longer is "until removed" (and 9999 no page can show)
+                found.append((i, "far_time", {}))
             else:
                 clean["until"] = until.isoformat()
         kept.append(clean)
@@ -84,6 +86,8 @@ def orders_set(*, match_id, user, lines=None, paused=None, now=None) -> Standing
     now = now or timezone.now()
     with transaction.atomic():
         match = core.locked(match_id).match
+        if match.state is None and user.is_authenticated and match.seats.filter(user=user).exists():  # before the deal
+            raise BadRequest(_("Standing orders are kept while the match runs."))
         seat = _seat(match, user)
         if match.status not in (Match.RUNNING, Match.PAUSED, Match.OPEN) or match.state is None:
             raise BadRequest(_("Standing orders are kept while the match runs."))

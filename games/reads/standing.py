@@ -63,6 +63,8 @@ def problem_text(problem: tuple) -> str:
         "bad_scope": _("Line %(n)s: an order lasts for the next turn, until a time, or until removed.")
         % {"n": index + 1},
         "bad_time": _("Line %(n)s: the time it lasts until must be a time in the future.") % {"n": index + 1},
+        "far_time": _("Line %(n)s: an order lasts until a time within a year; for longer, until removed.")
+        % {"n": index + 1},
     }
     return words[code]
 

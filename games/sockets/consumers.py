@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken
 from config import metrics
-from games import live, play
+from games import live, play, validation
 from games.reads import panels, selectors
 from games.live import socket_slots
 from games.change import Access, digest
@@ -282,7 +282,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not text_data or "action" not in text_data:
             return None
         try:
-            message = json.loads(text_data)
+            message = validation.loads(text_data)  # the site's rule: not too deep, finite, no NUL
+        except validation.Refused as exc:
+            return {"refused": exc.message}
         except ValueError:
             return {"refused": _("A move is a JSON object with an \"action\".")}
         if not isinstance(message, dict) or "action" not in message:

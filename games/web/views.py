@@ -70,7 +70,7 @@ def match_new(request):
                 if field.widget.input_type == "checkbox" and name not in typed:
                     form.initial[name] = False
         seats = form.fields["seats"]
-        if not str(typed.get("seats", "")).isdigit() or not seats.min_value <= int(typed["seats"]) <= seats.max_value:
+        if not str(typed.get("seats", "")).isdecimal() or not seats.min_value <= int(typed["seats"]) <= seats.max_value:
             form.initial["seats"] = seats.min_value  # the new game's own bounds decide
     lang = translation.get_language()
     options = [dict(o) for o in engine.options(lang=lang)] if engine else []

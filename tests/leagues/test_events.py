@@ -1,5 +1,6 @@
 """Swiss events through the services: played to the end by bots, the deadline sweep, bad input."""
-from datetime import timedelta
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
 import pytest
 from django.utils import timezone
@@ -132,6 +133,8 @@ def test_the_round_deadline_ends_unfinished_matches_by_the_games_ranking_and_pai
     ({"options": {"finish": 1}}, ""),
     ({"name": ""}, "name"),
     ({"starts_at": timezone.now() - timedelta(hours=1)}, "future"),
+    # The end of the calendar: shown east of UTC it is year 10000, and the event's page was a 500.
+    ({"starts_at": datetime(9999, 12, 31, 23, 59, tzinfo=dt_timezone.utc)}, "within"),
     ({"min_rating": "strong"}, "must be a number"),
     ({"min_rating": 1e308}, "between -100 and 100"),   # a bar nobody could ever pass
     ({"min_rating": float("nan")}, "between -100 and 100"),

@@ -255,11 +255,31 @@ def test_a_stored_endpoint_that_became_private_is_given_up_without_a_connection(
 def test_bad_subscriptions_get_a_clear_400(opponent, service):
     client = client_for(opponent)
     for body in ["not json", json.dumps({"endpoint": f"{service.origin}/x", "keys": {"p256dh": "abc", "auth": "d"}}),
-                 json.dumps({"endpoint": 5}), json.dumps([1])]:
+                 json.dumps({"endpoint": 5}), json.dumps([1]), "[" * 50_000 + "]" * 50_000]:  # the last was a 500
         response = client.post(reverse("push_subscribe"), body, content_type="application/json")
         assert response.status_code == 400 and response.json()["error"]
     assert not PushSubscription.objects.exists()
     assert client.get(reverse("push_subscribe")).status_code == 405
+    deep = client.post(reverse("push_unsubscribe"), "[" * 50_000 + "]" * 50_000, content_type="application/json")
+    assert deep.status_code == 200 and deep.json() == {"removed": 0}
+
+
+@pytest.mark.parametrize("endpoint, name, auth", [
+    ("https://[::1/push", "Phone", None),            # urlsplit's ValueError was a 500
+    ("{origin}/a\x00b", "Phone", None),              # a NUL PostgreSQL cannot store (nor unsubscribe compare)
+    ("{origin}/a", "Pho\x00ne", None),
+    ("{origin}/a", "Phone\r\nBcc: x", None),
+    ("{origin}/a", "Phone", "AAAAAAAAAAAAAAAAAAAAAA\x00"),
+])
+def test_a_subscription_with_a_broken_address_or_control_characters_is_refused(opponent, service, endpoint,
+                                                                               name, auth):
+    browser = Browser(endpoint.format(origin=service.origin))
+    auth = auth if auth is not None else b64(browser.auth)
+    response = client_for(opponent).post(reverse("push_subscribe"), json.dumps(
+        {"endpoint": browser.endpoint, "keys": {"p256dh": browser.p256dh, "auth": auth}, "name": name}),
+        content_type="application/json")
+    assert response.status_code == 400 and response.json()["error"]
+    assert not PushSubscription.objects.exists()
 
 
 def test_forgetting_an_address_no_device_could_have_removes_nothing_and_says_so(opponent, service):

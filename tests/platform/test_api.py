@@ -63,6 +63,19 @@ def test_an_open_match_is_read_before_its_deal_with_no_view(client, keys):
         assert status == 200 and read["status"] == "open" and read["view"] is None
 
 
+def test_a_move_before_the_deal_says_the_match_has_not_started(client, keys):
+    """The creator of an open match has a seat, not yet its number: a move was told "You have no
+    seat in this match.", and standing orders "Only a seated player keeps standing orders."."""
+    status, created = api(client, "post", "/matches", keys["anna"], {"game": "pirater", "seats": 3})
+    assert api(client, "post", f"/matches/{created['id']}/actions", keys["anna"],
+               {"action": {"type": "roll"}, "version": 0}) == (400, {"error": "The match has not started yet."})
+    assert api(client, "post", f"/matches/{created['id']}/actions", keys["bo"],
+               {"action": {"type": "roll"}, "version": 0}) == (403, {"error": "You have no seat in this match."})
+    # Standing orders likewise: kept once the match runs, not refused as if the creator had no seat.
+    assert api(client, "put", f"/matches/{created['id']}/orders", keys["anna"], {"lines": [{"kind": "roll"}]}) == (
+        400, {"error": "Standing orders are kept while the match runs."})
+
+
 def test_api_errors_are_json_4xx_and_change_nothing(client, keys, race_match):
     path = f"/matches/{race_match.pk}/actions"
     assert api(client, "post", path, keys["anna"], {"action": {"type": "roll"}}) == \

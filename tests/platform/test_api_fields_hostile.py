@@ -102,3 +102,20 @@ def test_every_field_of_standing_orders_substitutes_and_moves(db, ask):
                                                     "version": match.version}, key)
         ask("POST", f"/matches/{match.pk}/actions", {"action": {"type": "roll"}, "version": value}, key)
     assert ask.failures == []
+
+
+def test_a_time_at_the_end_of_the_calendar_is_refused_before_it_breaks_the_pages(db, ask):
+    """A game deadline (or a standing order's end) of 9999-12-31T23:59:59Z was kept, and every page
+    that showed it in a zone east of UTC (year 10000) answered 500: the home page, the match page,
+    the calendar feed."""
+    anna, bo = make_user("anna"), make_user("bo")
+    key = ApiToken.issue(anna)[1]
+    far = "9999-12-31T23:59:59+00:00"
+    response = ask("POST", "/matches", {"game": "pirater", "seats": 2, "game_deadline": far}, key)
+    assert response.status_code == 400 and "years" in response.json()["error"]
+    match = play.match_create(creator=anna, game="pirater", seats=2)
+    play.match_join(match_id=match.pk, user=bo)
+    response = ask("PUT", f"/matches/{match.pk}/orders", {"lines": [{"kind": "roll", "scope": "until", "until": far}]},
+                   key)
+    assert response.status_code == 400 and "year" in response.json()["error"]
+    assert ask.failures == []

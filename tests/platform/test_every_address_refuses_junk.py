@@ -116,3 +116,29 @@ def test_every_address_answers_junk_below_500(db, settings):
                     client.force_login(signed_in[who])
     assert asked > 3000
     assert not failures, failures[:20]
+
+
+def test_every_page_says_which_methods_it_takes(db, settings):
+    """A page asked with a method it does not take (a GET of a form's address, as a reload or a
+    shared link makes it; a PUT) answered 405 with an empty body: a blank page."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    anna = make_user("anna")
+    client = Client(raise_request_exception=False)
+    client.force_login(anna)
+    silent, refused = [], 0
+    for name, converters in addresses(get_resolver().url_patterns):
+        if name.startswith("api:"):
+            continue  # the API's 405s are JSON already (games/web/api_urls.py)
+        kwargs = {k: 1 if type(c).__name__ == "IntConverter" else "x" for k, c in converters}
+        try:
+            url = reverse(name, kwargs=kwargs)
+        except NoReverseMatch:
+            continue
+        for method in ("get", "post", "put", "delete", "patch"):
+            response = getattr(client, method)(url)
+            if response.status_code == 405:
+                refused += 1
+                if "not take" not in response.content.decode() or not response.get("Allow"):
+                    silent.append((method.upper(), url))
+    assert refused > 100
+    assert silent == []

@@ -396,3 +396,77 @@ def test_an_address_with_a_nul_is_a_404_not_a_500(client, db, path):
     assert response.status_code == 404
     if path.startswith("/api/"):
         assert response.json()["error"]
+
+
+# --- Digits that int() does not read ---------------------------------------------------------
+
+SUPERSCRIPT = "²"  # str.isdigit() says yes, int() refuses it: each of these was a 500
+
+
+@pytest.mark.parametrize("method, path, fields", [
+    ("post", "/push/choices/", {"quiet_from": SUPERSCRIPT, "quiet_until": "3"}),
+    ("post", "/inbox/read/", {"id": SUPERSCRIPT}),
+    ("post", "/accounts/profile/", {**PROFILE, "display_name": "Anna", "reminder_hours": SUPERSCRIPT}),
+    ("get", "/matches/new/", {"seats": SUPERSCRIPT}),
+    ("post", "/matches/new/", {"switch": "1", "game": "race", "seats": SUPERSCRIPT}),
+    ("post", "/matches/{id}/action/", {"action": '{"type": "roll"}', "version": SUPERSCRIPT}),
+], ids=["push quiet hours", "inbox read", "reminder hours", "new match seats", "new match switch", "action version"])
+def test_a_superscript_digit_is_not_a_number(player, race_match, method, path, fields):
+    before = stored()
+    response = getattr(client_for(player), method)(path.format(id=race_match.pk), fields)
+    assert response.status_code < 500
+    assert stored() == before
+
+
+@pytest.mark.parametrize("game, line", [
+    ("fuldrigger", {"kind": "sell", "good": "grain", "at_least": SUPERSCRIPT}),
+    ("catan_ships", {"kind": "build_road", "edge": SUPERSCRIPT}),
+])
+def test_standing_orders_refuse_a_superscript_digit(client, player, opponent, outsider, game, line):
+    seats = [player, opponent] + ([outsider] if game == "catan_ships" else [])
+    match = play.match_create(creator=player, game=game, seats=len(seats))
+    for user in seats[1:]:
+        play.match_join(match_id=match.pk, user=user)
+    key = ApiToken.issue(player)[1]
+    response = send(client, f"/matches/{match.pk}/orders", json.dumps({"lines": [line]}), key, method="put")
+    assert_refused_json(response)
+
+
+# --- Requests Django cannot read -------------------------------------------------------------
+
+UNREADABLE = {
+    "multipart without a boundary": {"data": b"xx", "content_type": "multipart/form-data"},
+    "more fields than Django reads": {"data": "&".join(f"f{i}=1" for i in range(1100)),
+                                      "content_type": "application/x-www-form-urlencoded"},
+}
+
+
+@pytest.mark.parametrize("path", ["/matches/new/", "/accounts/profile/"])
+@pytest.mark.parametrize("body", UNREADABLE.values(), ids=UNREADABLE.keys())
+def test_a_form_django_cannot_read_is_refused_in_words(player, path, body):
+    """Django's own 400 page said only "Bad Request (400)"."""
+    before = stored()
+    response = client_for(player).post(path, **body)
+    assert response.status_code == 400
+    assert "could not be read" in response.content.decode()
+    assert stored() == before
+
+
+def test_an_unknown_host_is_refused_in_words(client, keys):
+    page = client.get("/", HTTP_HOST="evil.example")
+    assert page.status_code == 400 and "could not be read" in page.content.decode()
+    api = client.get("/api/me", HTTP_HOST="evil.example", HTTP_AUTHORIZATION=f"Token {keys['anna']}")
+    assert_refused_json(api, says="could not be read")
+
+
+@pytest.mark.parametrize("key", ['"\\000\\000\\000\\000\\000\\000\\000\\000"', '"abcdefgh\\000"', "../../../../x"])
+def test_a_session_cookie_no_session_could_have_is_nobody(client, player, key):
+    """Django reads a quoted cookie's octal escapes: sessionid="\\000…" is a key of NULs, which
+    PostgreSQL refuses even to compare (every page was a 500 there). Keys are letters and digits."""
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    store = import_string(settings.SESSION_ENGINE + ".SessionStore")
+    assert store(session_key=key.strip('"').replace("\\000", "\x00")).session_key is None
+    for path in ("/", "/lobby/", "/accounts/login/"):
+        assert client.get(path, HTTP_COOKIE=f"sessionid={key}").status_code == 200

@@ -32,7 +32,9 @@ def test_unused_methods_get_405_not_the_page(player, race_match):
         for method in ("options", "trace", "put", "delete"):
             response = getattr(client, method)(url)
             assert response.status_code == 405, (method, url)
-            assert b"<html" not in response.content
+            # Not the page asked for: the site's refusal, in words (games/web/middleware.py).
+            assert [t.name for t in response.templates][:1] == ["games/error.html"], (method, url)
+            assert f"does not take {method.upper()} requests" in response.content.decode()
 
 
 def test_joining_or_starting_a_private_match_tells_a_stranger_nothing_of_its_status(player, opponent, outsider):

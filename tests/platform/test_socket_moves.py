@@ -62,6 +62,23 @@ async def test_hostile_moves_get_a_clear_message_and_change_nothing(message, sta
     await socket.disconnect()
 
 
+@pytest.mark.parametrize("text, words", [
+    ('{"action": ' + "[" * 1500 + "]" * 1500 + ', "version": 0}', "nested"),
+    ('{"action": {"type": "roll", "n": NaN}, "version": 0}', "finite"),
+    ('{"action": {"type": "roll\\u0000"}, "version": 0}', "control"),
+])
+async def test_a_move_under_the_sites_json_rule_is_refused_in_words_not_closed(text, words):
+    """JSON nested 1,500 deep fits in a socket message, and json.loads raised RecursionError:
+    the socket closed with 1011 (internal error). The site's JSON rule holds here as in the API."""
+    match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
+    socket = await _open(match.pk, await sync_to_async(_signed_in)(anna))
+    await socket.send_to(text_data=text)
+    answer = await _answer(socket)
+    assert answer["type"] == "move.refused" and answer["status"] == 400 and words in answer["error"]
+    assert (await sync_to_async(Match.objects.get)(pk=match.pk)).version == 0
+    await socket.disconnect()
+
+
 async def test_a_spectator_or_another_seat_cannot_move_for_a_player():
     match, anna, bo, carl, admin = await sync_to_async(_players)(private=False)
     visitor = await _open(match.pk)

@@ -139,7 +139,7 @@ def describe(event: dict, names: list[str], lang: str = "en") -> str:
         # Production is public: who got what, seat by seat.
         fields["gains"] = "; ".join(f"{_name(names, int(seat), lang)} {_goods(goods, lang)}"
                                     for seat, goods in sorted(event["gains"].items(), key=lambda kv: int(kv[0]))
-                                    if str(seat).isdigit() and isinstance(goods, dict))
+                                    if str(seat).isdecimal() and isinstance(goods, dict))
     book = WORDS.books[language(lang)]
     text = book.get(key) or WORDS.books["en"][key]
     return genitives(text, lang, fields).format_map(_Blank(fields))

@@ -23,7 +23,7 @@ def ship_id(action: dict, key: str = "ship") -> int:
     raw = action.get(key)
     if isinstance(raw, bool) or raw is None:
         raise IllegalAction.said(WORDS, "error.which_ship", field=key)
-    if isinstance(raw, str) and raw.strip().isdigit():
+    if isinstance(raw, str) and raw.strip().isdecimal():
         raw = int(raw)
     if not isinstance(raw, int):
         raise IllegalAction.said(WORDS, "error.ship_number", field=key, raw=raw)
