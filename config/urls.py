@@ -32,14 +32,14 @@ def bad_request(request, exception=None):
     not served): said in words, in JSON for the API, instead of Django's bare "Bad Request (400)".
     A page without the site's layout, which needs what the middleware of an unserved host never set."""
     from django.http import HttpResponseBadRequest, JsonResponse
-    from django.utils.html import escape
+    from django.template.loader import render_to_string
     from django.utils.translation import get_language, gettext as _
 
     message = _("The request could not be read.")
     if request.path.startswith("/api/"):
         return JsonResponse({"error": message}, status=400)
-    return HttpResponseBadRequest(f'<!doctype html><html lang="{escape(get_language())}"><meta charset="utf-8">'
-                                  f'<title>{escape(message)}</title><p role="alert">{escape(message)}</p></html>')
+    return HttpResponseBadRequest(render_to_string("games/bad_request.html",
+                                                   {"message": message, "language": get_language()}))
 
 
 handler400 = bad_request
