@@ -1,5 +1,7 @@
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
@@ -22,10 +24,17 @@ def inbox(request):
 @login_required
 @require_POST
 def read(request):
+    """One notification read (`id`), or all of them (no id: "Mark all as read"). An id that is
+    not one is refused: it once marked every notification read. `next` is a page of this site
+    only (a "/\\host" the browser reads as another site is not)."""
     raw = request.POST.get("id")
-    services.mark_read(user=request.user, notification_id=int(raw) if raw and raw.isdecimal() else None)
+    if raw and not raw.isdecimal():
+        return render(request, "games/error.html", {"message": _("There is no such notification.")}, status=400)
+    services.mark_read(user=request.user, notification_id=int(raw) if raw else None)
     target = request.POST.get("next", "")
-    return redirect(target if target.startswith("/") and not target.startswith("//") else "inbox")
+    safe = target.startswith("/") and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                                     require_https=request.is_secure())
+    return redirect(target if safe else "inbox")
 
 
 def unread_count(request):

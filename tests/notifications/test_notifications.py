@@ -183,3 +183,24 @@ def test_reminder_hours_are_validated_on_the_profile(player):
     response = client_for(player).post(reverse("profile"), {"time_zone": "UTC", "notify_email": "each",
                                                             "reminder_hours": "24,abc"})
     assert response.status_code == 400 and "whole hours" in response.content.decode()
+
+
+@pytest.mark.parametrize("junk", ["abc", "1 OR 1=1", "-1", "²"])
+def test_a_read_of_a_notification_that_is_not_one_is_refused_and_reads_nothing(race_match, player, opponent, play,
+                                                                                junk):
+    """An id that is not a number marked every notification read (as "Mark all as read" does)."""
+    play(race_match, (player, "roll"), (player, "stay"))
+    response = client_for(opponent).post(reverse("inbox_read"), {"id": junk})
+    assert response.status_code == 400 and "There is no such notification." in response.content.decode()
+    assert Notification.objects.get(user=opponent).read_at is None
+
+
+@pytest.mark.parametrize("target", ["/\\evil.example/", "//evil.example/", "https://evil.example/", "/\t/evil.example"])
+def test_reading_a_notification_goes_back_only_to_a_page_of_this_site(race_match, player, opponent, play, target):
+    play(race_match, (player, "roll"), (player, "stay"))
+    note = Notification.objects.get(user=opponent)
+    response = client_for(opponent).post(reverse("inbox_read"), {"id": str(note.pk), "next": target})
+    assert response.status_code == 302 and response["Location"] == reverse("inbox")
+    assert Notification.objects.get(user=opponent).read_at is not None
+    back = client_for(opponent).post(reverse("inbox_read"), {"next": f"/matches/{race_match.pk}/"})
+    assert back["Location"] == f"/matches/{race_match.pk}/"
