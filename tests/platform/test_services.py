@@ -154,6 +154,19 @@ def test_admin_services_are_logged(race_match, staff, outsider):
     assert match.seats.get(number=1).user == outsider
 
 
+def test_an_admin_moves_a_match_deadline_only_to_a_time_pages_can_show(race_match, staff):
+    """As at a match's creation: 9999-12-31 is year 10000 in a zone east of UTC, and every page
+    showing the match's end answered 500."""
+    version = Match.objects.get(pk=race_match.pk).version
+    with pytest.raises(BadRequest, match="within 10 years"):
+        games_play.match_extend(match_id=race_match.pk, actor=staff,
+                                game_deadline=timezone.now().replace(year=9999, month=12, day=31))
+    match = Match.objects.get(pk=race_match.pk)
+    assert match.game_deadline is None and match.version == version
+    games_play.match_extend(match_id=race_match.pk, actor=staff, game_deadline=timezone.now() + timedelta(days=3000))
+    assert Match.objects.get(pk=race_match.pk).game_deadline is not None
+
+
 def test_abort_stops_deadlines(race_match, staff):
     match = games_play.match_abort(match_id=race_match.pk, actor=staff).match
     assert match.status == Match.ABORTED and match.next_due_at is None
