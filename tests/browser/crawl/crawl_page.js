@@ -368,6 +368,28 @@
     return null;
   }
 
+  // What the player is looking at (the element at the screen's middle, outside the live part,
+  // which a change replaces whole, and not pinned to the screen), and where it sits: a page that
+  // scrolled by itself so that it stays where it was (what lies below the live part, kept in
+  // place while the part above it grew) has not moved under the player's eyes.
+  let looked = null;
+  function markScreen() {
+    looked = null;
+    let el = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
+    if (!el || el.closest("#match-live")) return false;
+    for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
+      const pos = getComputedStyle(e).position;
+      if (pos === "fixed" || pos === "sticky") return false;
+    }
+    looked = {el: el, top: el.getBoundingClientRect().top};
+    return true;
+  }
+  function screenMoved() {   // once per mark: a later step's judgement marks its own
+    const was = looked;
+    looked = null;
+    return was && was.el.isConnected ? was.el.getBoundingClientRect().top - was.top : null;
+  }
+
   // The page's markup in numbers, to tell which part of it changed: the live part (which the
   // answers and the socket replace) and the rest.
   function hash(h) {
@@ -403,6 +425,8 @@
     inView: inView,
     anchor: anchor,
     anchorNow: anchorNow,
+    markScreen: markScreen,
+    screenMoved: screenMoved,
     focus: focusNow,
   };
 })();

@@ -197,6 +197,13 @@ class Player:
         return bool(anchor) and page["scrollY"] < before and self._anchor_now(anchor) is None and \
             self.page.evaluate("() => scrollY >= document.documentElement.scrollHeight - innerHeight - 1")
 
+    def _screen_kept(self) -> bool:
+        """What the player was looking at (outside the live part) is where it was on the screen:
+        the page scrolled to keep it there while the live part above it changed (static/js/site.js
+        keeps the orders and the chat so), and nothing moved under the player's eyes."""
+        moved = self.page.evaluate("() => window.__crawlPage.screenMoved()")
+        return moved is not None and abs(moved) <= 2
+
     def _shown_again(self, anchor) -> bool:
         """The part acted in is in view now."""
         now = self._anchor_now(anchor)
@@ -211,7 +218,7 @@ class Player:
             page = self.page.evaluate("sizes => window.__crawlPage.page(sizes)", self.touch)
         if before is not None and abs(page["scrollY"] - before) > SCROLL_JUMP and \
                 not self._kept_in_place(anchor, page["scrollY"] - before) and not self._went_with_focus(anchor, page) \
-                and not self._shortened_under_it(anchor, page, before):
+                and not self._shortened_under_it(anchor, page, before) and not self._screen_kept():
             new += f.add("scroll jump", where, f"the page scrolled by itself from {before:.0f} to "
                          f"{page['scrollY']:.0f} px ({page['scrollY'] - before:+.0f} px)", key="scroll")
         if region:
@@ -398,7 +405,7 @@ class Crawl(Player):
                          " const q = e.getBoundingClientRect(), hit = document.elementFromPoint("
                          "(q.left + q.right) / 2, (q.top + q.bottom) / 2);"
                          " if (hit && hit !== e && !e.contains(hit) && !hit.contains(e)) e.scrollIntoView({block: 'center'}); }")
-        before = page.evaluate("() => window.scrollY")
+        before = page.evaluate("() => { window.__crawlPage.markScreen(); return window.scrollY; }")
         anchor = locator.evaluate("e => window.__crawlPage.anchor(e)")
         shown = page.evaluate("sel => window.__crawlPage.inView(sel)", chosen["region"])
         how = "keyboard" if keyboard else ("tap" if self.touch else "click")

@@ -169,6 +169,29 @@ def test_a_page_shortened_under_the_screen_by_the_part_acted_in_going_has_not_ju
         assert bool(jumped) is not gone
 
 
+def test_a_page_that_keeps_what_the_player_looks_at_in_place_has_not_jumped(sheet):
+    """As Catan's confirm bar, pinned to the screen's foot, is pressed while the player reads
+    their orders below the board: the live part above grows by 322 px and the page scrolls as
+    much (static/js/site.js), so the orders stay where they were on the screen. The same scroll
+    with nothing grown above carries the orders away: a jump."""
+    # (Scroll anchoring off, as the match page has it: the page scrolls by the site's script only.)
+    page = ('<div style="overflow-anchor:none"><div id="match-live">'
+            '<section class="board"><p style="height:2000px">board</p></section>'
+            '<div style="position:fixed;bottom:0;left:0;right:0"><button id="yes">confirm</button></div></div>'
+            '<section class="orders"><p style="height:3000px">orders</p></section></div>')
+    for grown in (True, False):
+        sheet.show(page)
+        sheet.page.evaluate("() => window.scrollTo(0, 2500)")
+        before = sheet.page.evaluate("() => { window.__crawlPage.markScreen(); return window.scrollY; }")
+        anchor = sheet.page.locator("#yes").evaluate("e => window.__crawlPage.anchor(e)")
+        sheet.page.evaluate("""grown => { if (grown) document.querySelector('.board p').style.height = '2322px';
+            window.scrollBy(0, 322); }""", grown)
+        sheet.findings.items.clear(), sheet.findings.order.clear()
+        sheet.check("confirmed", before=before, anchor=anchor, axe=False)
+        jumped = [k for k in sheet.findings.order if k[0] == "scroll jump"]
+        assert bool(jumped) is not grown
+
+
 def test_a_target_under_a_menu_the_player_opened_is_not_covered_but_one_under_a_floating_box_is(sheet):
     # Catan's board spots open their choices as a list floating over the board: what it covers
     # is reached again by closing it (a tap elsewhere, Escape), as under any open menu. The same
