@@ -75,6 +75,9 @@
       chosen.value = value;
       chosen.dispatchEvent(new Event("change", {bubbles: true}));
     }
+    // The list shows in its kind's form: open, or the page cannot go to it (nor the player see it).
+    var form = chosen.closest("details");
+    if (form) form.open = true;
     chosen.scrollIntoView({block: "center"});
     chosen.focus({preventScroll: true});
   }
@@ -98,6 +101,16 @@
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && list) done(null);
   });
+
+  // The kind's form closed while its places are lit (its heading pressed): the pick is given up,
+  // and the board is as it was. A place pressed after that chose in a list nobody saw.
+  document.addEventListener("toggle", function (event) {
+    var form = event.target;
+    if (list && form.tagName === "DETAILS" && !form.open && form.contains(list)) {
+      list = null;
+      clear();
+    }
+  }, true);
 
   function offer(root) {
     // The pick is offered where the board is on the page.

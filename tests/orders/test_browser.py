@@ -162,6 +162,38 @@ def test_a_road_order_takes_its_edge_from_a_pick_on_the_board(browser, live_site
     assert errors == []
 
 
+def test_closing_the_form_while_its_places_are_lit_gives_up_the_pick(browser, live_site):
+    """The places lit on the board for "Build a road at an edge", then the kind's form closed by
+    its heading: the places went on shining, and one pressed chose in a list nobody could see
+    (the page could not go to it: a crawl's pick left the list 1,300 px below the screen). Now
+    closing the form gives up the pick; picked again, the place goes to the list, shown."""
+    anna = make_user("anna")
+    match = play.match_create(creator=anna, game="catan_ships", seats=3, bot_seats=2, title="Given up")
+    match = _to_the_game_proper(Match.objects.get(pk=match.pk), anna)
+    context, page, errors = _signed_in(browser, live_site, "anna", "desktop")
+    page.goto(f"{live_site}/matches/{match.pk}/")
+    kind = page.locator("#orders details.orders-add", has=page.locator("summary:has-text(\"Build a road at an edge\")"))
+    summary, pick = kind.locator("summary"), kind.locator("button.orders-pick")
+    spots = page.locator("#cs-live .orders-picks .orders-pick-spot")
+    summary.click()
+    pick.click()
+    spots.first.wait_for(state="visible")
+    summary.scroll_into_view_if_needed()
+    summary.click()   # the form closed
+    page.wait_for_function("() => !document.querySelector('.orders-picks') && "
+                           "!document.querySelector('.cs-board.orders-picking')")
+    summary.click()
+    pick.click()
+    spots.first.wait_for(state="visible")
+    spots.first.click()
+    page.wait_for_function("() => !document.querySelector('.orders-picks')")
+    assert kind.evaluate("d => d.open")
+    box = kind.locator("select[name='f.edge']").bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 900, box
+    context.close()
+    assert errors == []
+
+
 @pytest.fixture
 def quick_watch(settings):
     """The server's sockets look for versions they missed every 0.3 s (games/live/watch.py):
