@@ -3,7 +3,7 @@ stay; a wind blows (a system action) at the start of every round after the first
 holds a secret number nobody else may see. First to the finish line wins."""
 import copy
 
-from games.engines.base import IllegalAction, Option, clean_options
+from games.engines.base import IllegalAction, Option, clean_options, quoted
 from games.engines.dice import roll
 
 
@@ -84,7 +84,7 @@ class RaceEngine:
                     state["round"] += 1
                     state["wind_due"] = state["wind"]
             return state, events
-        raise IllegalAction(f"You cannot {kind} now.")
+        raise IllegalAction(f"You cannot {kind if isinstance(kind, str) and len(kind) <= 40 else quoted(kind)} now.")
 
     def timeout_action(self, state, seat):
         return {"type": "roll"} if state["phase"] == "roll" else {"type": "stay"}

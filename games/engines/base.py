@@ -29,6 +29,13 @@ class IllegalAction(ValueError):
         return self.book.say(self.key, lang, **self.fields)
 
 
+def quoted(value, limit: int = 40) -> str:
+    """A value from a request, as a refusal names it: quoted, and cut short (an action's type of
+    20,000 characters came back whole in its refusal)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 # Both engines check their options here, so the refusals have a small book of their own. The
 # option's label comes from the engine in English: this module knows no engine's phrase book.
 OPTION_WORDS = Phrasebook(Path(__file__).with_name("options_words.json"))

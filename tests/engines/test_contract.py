@@ -87,6 +87,24 @@ def test_unknown_and_out_of_turn_actions_are_illegal(engine):
         engine.apply(state, other, engine.legal_actions(state, seat)[0])
 
 
+def test_a_refusal_names_a_long_action_type_cut_short(engine):
+    """A type of 20,000 characters (or a whole object as the type) came back whole in the refusal,
+    in every language: the refusal names at most the first forty characters of it."""
+    state = engine.new_game(engine.max_players, "seed-x", {})
+    while engine.system_action(state) is not None:
+        state, _ = engine.apply(state, None, engine.system_action(state))
+    seat = engine.to_act(state)[0]
+    for bad in ({"type": "x" * 20_000}, {"type": {"nested": ["y" * 5_000]}}):
+        with pytest.raises(IllegalAction) as refused:
+            engine.apply(state, seat, bad)
+        for lang in ("en", "da", "de", "sv"):
+            words = refused.value.in_language(lang) if hasattr(refused.value, "in_language") else str(refused.value)
+            assert len(words) < 200, (lang, words[:80])
+    with pytest.raises(IllegalAction) as refused:
+        engine.apply(state, seat, {"type": "teleport"})
+    assert "teleport" in str(refused.value) or engine.name == "catan_ships"  # Catan names no type
+
+
 def test_views_hide_the_seed_and_timeout_is_legal(engine):
     state = engine.new_game(engine.min_players, "secret-seed-value", {})
     while engine.system_action(state) is not None:

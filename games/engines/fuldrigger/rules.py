@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from games.engines import dice
-from games.engines.base import IllegalAction
+from games.engines.base import IllegalAction, quoted
 from games.engines.fuldrigger import chance, offers, trade, war
 from games.engines.fuldrigger.board import WORLD
 from games.engines.fuldrigger.book import WORDS, Name
@@ -51,7 +51,7 @@ def apply(state: dict, seat, action) -> tuple[dict, list]:
         raise IllegalAction.said(WORDS, "error.game_over")
     if seat is None:
         if kind != "draw_card":
-            raise IllegalAction.said(WORDS, "error.system_cannot_play", kind=kind)
+            raise IllegalAction.said(WORDS, "error.system_cannot_play", kind=quoted(kind))
         if state["phase"] != "card":
             raise IllegalAction.said(WORDS, "error.no_card_due")
         new = clone(state)
@@ -67,7 +67,7 @@ def apply(state: dict, seat, action) -> tuple[dict, list]:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["players"]:
         raise IllegalAction.said(WORDS, "error.no_seat", seat=seat)
     if kind not in HANDLERS and kind != "draw_card":
-        raise IllegalAction.said(WORDS, "error.unknown_action", kind=kind)
+        raise IllegalAction.said(WORDS, "error.unknown_action", kind=quoted(kind))
     if state["phase"] == "homes" or kind == "choose_home":
         return _choose_home(state, seat, kind, action)
     if state["phase"] == "card":

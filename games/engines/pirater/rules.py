@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from games.engines import dice
-from games.engines.base import IllegalAction, edition_of
+from games.engines.base import IllegalAction, edition_of, quoted
 from games.engines.pirater.board import DIRECTION_NAMES, DIRECTIONS, STRAIGHT, Board
 from games.engines.pirater.book import WORDS
 from games.engines.pirater.sailing import (
@@ -424,7 +424,7 @@ def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
         raise IllegalAction.said(WORDS, "error.not_an_object")
     kind = action.get("type")
     if kind not in ("roll", "declare_powder", "move", "load", "choose_port"):
-        raise IllegalAction.said(WORDS, "error.unknown_action", kind=repr(kind))
+        raise IllegalAction.said(WORDS, "error.unknown_action", kind=quoted(kind))
     if state["phase"] == "over":
         raise IllegalAction.said(WORDS, "error.game_over")
     if seat is None:
@@ -432,7 +432,7 @@ def apply(state: dict, seat, action) -> tuple[dict, list[dict]]:
     if isinstance(seat, bool) or not isinstance(seat, int) or seat != state["current"]:
         raise IllegalAction.said(WORDS, "error.not_your_turn")
     if kind in ("load", "choose_port") and edition_of(state) < 2:
-        raise IllegalAction.said(WORDS, "error.unknown_action", kind=repr(kind))
+        raise IllegalAction.said(WORDS, "error.unknown_action", kind=quoted(kind))
     if state["phase"] == "ports" and kind != "choose_port":
         raise IllegalAction.said(WORDS, "error.choose_port_first")
     new = working_copy(state)
