@@ -206,23 +206,29 @@ def test_a_turn_on_one_screen(device, browser, live_site):  # noqa: F811
         anna.context.close()
 
 
+def _rolled(browser, live_site, device):
+    """Anna's page at her first turn, the dice rolled: her ships may sail."""
+    match = start([make_user(name) for name in ("anna", "bo")])
+    anna = Player(browser, live_site, device)
+    page = anna.page
+    anna.log_in("anna")
+    page.goto(f"{live_site}/matches/{match.pk}/")
+    page.wait_for_selector("#fd-map #fd-pieces .fd-ship.fd-mine")
+    anna.press(page.locator(".fd-turn button:has-text('Roll the dice')"))
+    page.wait_for_selector("#fd-pieces .fd-ship.fd-mine a")
+    anna.settled()
+    return match, anna
+
+
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_one_tap_on_a_lit_square_only_chooses_it_even_when_the_list_chose_it_first(device, browser, live_site):  # noqa: F811
     """Issue 33: on a phone one tap on a lit square sailed at once when the list had chosen that
     square first (as a player does who reads the list, then looks at the map). The words say a
     tap chooses and a second tap sails: so it is, on every device; and they say "tap" on the
     phone, "click" on the desktop."""
-    users = [make_user(name) for name in ("anna", "bo")]
-    match = start(users)
-    anna = Player(browser, live_site, device)
+    match, anna = _rolled(browser, live_site, device)
     page = anna.page
     try:
-        anna.log_in("anna")
-        page.goto(f"{live_site}/matches/{match.pk}/")
-        page.wait_for_selector("#fd-map #fd-pieces .fd-ship.fd-mine")
-        anna.press(page.locator(".fd-turn button:has-text('Roll the dice')"))
-        page.wait_for_selector("#fd-pieces .fd-ship.fd-mine a")
-        anna.settled()
         sail = page.locator(".fd-fleet a.button").first                        # "Sail…"
         sail.scroll_into_view_if_needed()
         before = page.evaluate("scrollY")
@@ -413,17 +419,9 @@ def test_a_change_that_comes_while_the_player_is_at_their_orders_leaves_the_sail
     the fleet, was brought into view, taking the player away from the orders they were at."""
     from games.play import staff
 
-    users = [make_user(name) for name in ("anna", "bo")]
-    match = start(users)
-    anna = Player(browser, live_site, "phone")
+    match, anna = _rolled(browser, live_site, "phone")
     page = anna.page
     try:
-        anna.log_in("anna")
-        page.goto(f"{live_site}/matches/{match.pk}/")
-        page.wait_for_selector("#fd-map #fd-pieces .fd-ship.fd-mine")
-        anna.press(page.locator(".fd-turn button:has-text('Roll the dice')"))
-        page.wait_for_selector("#fd-pieces .fd-ship.fd-mine a")
-        anna.settled()
         sail = page.locator(".fd-fleet a.button").first                        # "Sail…"
         sail.scroll_into_view_if_needed()
         anna.press(sail)
