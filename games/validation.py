@@ -4,6 +4,7 @@ nested deeper than a small bound, no number that is not finite, no body larger t
 limit. Each refusal says why, so a client can correct itself."""
 import json
 import math
+from datetime import timedelta
 
 from django.conf import settings
 from django.http import JsonResponse
@@ -14,6 +15,10 @@ from accounts.validators import control_character_message
 from games.errors import BadRequest
 
 MAX_JSON_DEPTH = 32
+# The farthest ahead a time given may lie (a match's end, an event's start): it is shown in every
+# player's zone, and the end of the calendar (9999-12-31) is year 10000 east of UTC, which no page
+# can show (its pages answered 500).
+FARTHEST_YEARS = 10
 MAX_JSON_INTEGER_DIGITS = 19  # within a signed 64-bit integer, what the database stores
 
 
@@ -30,6 +35,11 @@ def refuse_control_characters(text: str, *, multiline: bool = False) -> str:
 
 
 # --- JSON -------------------------------------------------------------------------------
+
+def too_far_ahead(when, now) -> bool:
+    """Whether `when` lies more than FARTHEST_YEARS after `now`."""
+    return when > now + timedelta(days=365 * FARTHEST_YEARS)
+
 
 def _depth_at_most(raw: str, limit: int) -> bool:
     """Whether brackets outside strings nest no deeper than limit, without parsing (the parser

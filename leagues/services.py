@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from community.models import ALL_TIME, Rating
 from community.selectors import placings
-from games import play
+from games import play, validation
 from games.engines import IllegalAction
 from games.errors import BadRequest, NotAllowed, NotFound
 from games.models import Match
@@ -24,17 +24,16 @@ from leagues.models import Entry, Event, Pairing, Round, Table
 
 MAX_ROUNDS = 30
 ROUND_DEADLINE_REASON = "the event's round deadline"
-MAX_START_YEARS = 10
 
 
 def _start(starts_at, now):
-    """When an event starts: by default tomorrow; in the future, and within MAX_START_YEARS (the
-    end of the calendar, shown in a zone east of UTC, is year 10000: its page was a 500)."""
+    """When an event starts: by default tomorrow; in the future, and not too far ahead for its
+    pages to show (games.validation.FARTHEST_YEARS)."""
     starts_at = starts_at or now + timedelta(days=1)
     if starts_at <= now:
         raise BadRequest(_("The event must start in the future."))
-    if starts_at > now + timedelta(days=365 * MAX_START_YEARS):
-        raise BadRequest(_("The event must start within %(years)s years.") % {"years": MAX_START_YEARS})
+    if validation.too_far_ahead(starts_at, now):
+        raise BadRequest(_("The event must start within %(years)s years.") % {"years": validation.FARTHEST_YEARS})
     return starts_at
 
 

@@ -1,7 +1,6 @@
 """Creating and filling a match: create, join, leave, choose a colour, start. The last seat
 taken deals the match in the same transaction."""
 import secrets
-from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone, translation
@@ -15,18 +14,13 @@ from games.errors import BadRequest, NotAllowed
 from games.reads.reliability import reliability_of
 from games.models import Match, Seat
 from games.play import bots, core, limits, projections
-from games.validation import refuse_control_characters
+from games.validation import FARTHEST_YEARS, refuse_control_characters, too_far_ahead
 
 
 MIN_TURN_SECONDS = 3600
 
 
 MAX_TURN_SECONDS = 14 * 24 * 3600
-
-
-# A campaign's end: shown in every player's zone, and the end of the calendar (9999) is not a
-# time a page in a zone east of UTC can show.
-MAX_DEADLINE_YEARS = 10
 
 
 def match_create(*, creator, game: str, seats: int, options: dict | None = None,
@@ -50,8 +44,8 @@ def match_create(*, creator, game: str, seats: int, options: dict | None = None,
         raise BadRequest(_("The time bank must be between 0 and 30 days."))
     if game_deadline is not None and game_deadline <= timezone.now():
         raise BadRequest(_("The game deadline must be in the future."))
-    if game_deadline is not None and game_deadline > timezone.now() + timedelta(days=365 * MAX_DEADLINE_YEARS):
-        raise BadRequest(_("The game deadline must be within %(years)s years.") % {"years": MAX_DEADLINE_YEARS})
+    if game_deadline is not None and too_far_ahead(game_deadline, timezone.now()):
+        raise BadRequest(_("The game deadline must be within %(years)s years.") % {"years": FARTHEST_YEARS})
     if round_limit is not None and not 1 <= int(round_limit) <= 1000:
         raise BadRequest(_("The round limit must be between 1 and 1000."))
     try:

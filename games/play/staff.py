@@ -6,10 +6,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import validation
 from games.change import Change, Changing
 from games.errors import BadRequest
 from games.models import ActionLog, Match, Seat
-from games.play import core, lobby, projections
+from games.play import core, projections
 
 
 def match_finish(*, match_id, reason: str, actor=None) -> Change:
@@ -71,9 +72,9 @@ def match_extend(*, match_id, actor, turn_hours: float = 0, game_deadline=None) 
         if game_deadline is not None:
             if game_deadline <= timezone.now():
                 raise BadRequest(_("The new deadline must be in the future."))
-            if game_deadline > timezone.now() + timedelta(days=365 * lobby.MAX_DEADLINE_YEARS):
-                # As at the match's creation: the end of the calendar is no time a page can show.
-                raise BadRequest(_("The game deadline must be within %(years)s years.") % {"years": lobby.MAX_DEADLINE_YEARS})
+            if validation.too_far_ahead(game_deadline, timezone.now()):  # as at the match's creation
+                raise BadRequest(_("The game deadline must be within %(years)s years.")
+                                 % {"years": validation.FARTHEST_YEARS})
             if match.game_deadline is not None and game_deadline < match.game_deadline:
                 detail["earlier"] = True
             match.game_deadline = game_deadline
