@@ -75,9 +75,6 @@
       chosen.value = value;
       chosen.dispatchEvent(new Event("change", {bubbles: true}));
     }
-    // The list shows in its kind's form: open, or the page cannot go to it (nor the player see it).
-    var form = chosen.closest("details");
-    if (form) form.open = true;
     chosen.scrollIntoView({block: "center"});
     chosen.focus({preventScroll: true});
   }
