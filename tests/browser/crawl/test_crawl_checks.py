@@ -32,6 +32,14 @@ def sheet(browser):
     s.close()
 
 
+def _jumped(sheet, label, before, anchor) -> bool:
+    """The crawl's checks of the page as it is now, after a step from scroll position `before`
+    acted in `anchor`: whether they call it a scroll jump."""
+    sheet.findings.items.clear(), sheet.findings.order.clear()
+    sheet.check(label, before=before, anchor=anchor, axe=False)
+    return any(k[0] == "scroll jump" for k in sheet.findings.order)
+
+
 def test_small_targets_close_together_are_found_and_spaced_ones_pass(sheet):
     near = sheet.show('<button class="spot" style="left:10px;top:10px">a</button>'
                       '<button class="spot" style="left:30px;top:10px">b</button>')
@@ -95,14 +103,11 @@ def test_a_page_that_keeps_the_part_acted_in_in_place_has_not_jumped_but_one_tha
     sheet.page.evaluate("() => { document.querySelector('.above p').style.height = '900px'; window.scrollBy(0, 300); }")
     assert sheet.page.evaluate("() => window.scrollY") - before == 300
     assert sheet._kept_in_place(anchor)
-    sheet.findings.items.clear(), sheet.findings.order.clear()
-    sheet.check("kept", before=before, anchor=anchor, axe=False)
-    assert not [k for k in sheet.findings.order if k[0] == "scroll jump"]
+    assert not _jumped(sheet, "kept", before, anchor)
     # The same scroll with nothing changed above: the section went 300 px up the screen.
     sheet.page.evaluate("() => { document.querySelector('.above p').style.height = '600px'; window.scrollTo(0, 800); }")
     assert not sheet._kept_in_place(anchor)
-    sheet.check("moved", before=before, anchor=anchor, axe=False)
-    assert [k for k in sheet.findings.order if k[0] == "scroll jump"]
+    assert _jumped(sheet, "moved", before, anchor)
 
 
 def test_a_page_that_scrolls_back_to_the_part_acted_in_which_would_have_hidden_has_not_jumped(sheet):
@@ -143,10 +148,7 @@ def test_a_page_that_follows_the_focus_when_the_part_acted_in_is_gone_has_not_ju
             if (focused) roll.focus(); else document.activeElement.blur();
             roll.scrollIntoView({block: 'center'}); }""", focused)
         assert before - sheet.page.evaluate("() => window.scrollY") > 500
-        sheet.findings.items.clear(), sheet.findings.order.clear()
-        sheet.check("sold", before=before, anchor=anchor, axe=False)
-        jumped = [k for k in sheet.findings.order if k[0] == "scroll jump"]
-        assert bool(jumped) is not focused
+        assert _jumped(sheet, "sold", before, anchor) is not focused
 
 
 def test_a_page_shortened_under_the_screen_by_the_part_acted_in_going_has_not_jumped(sheet):
@@ -163,10 +165,7 @@ def test_a_page_shortened_under_the_screen_by_the_part_acted_in_going_has_not_ju
         sheet.page.evaluate("""gone => { if (gone) document.querySelector('.orders').remove();
             else window.scrollBy(0, -1500); }""", gone)
         assert before - sheet.page.evaluate("() => window.scrollY") > 500
-        sheet.findings.items.clear(), sheet.findings.order.clear()
-        sheet.check("ended", before=before, anchor=anchor, axe=False)
-        jumped = [k for k in sheet.findings.order if k[0] == "scroll jump"]
-        assert bool(jumped) is not gone
+        assert _jumped(sheet, "ended", before, anchor) is not gone
 
 
 def test_a_page_that_keeps_what_the_player_looks_at_in_place_has_not_jumped(sheet):
@@ -186,10 +185,7 @@ def test_a_page_that_keeps_what_the_player_looks_at_in_place_has_not_jumped(shee
         anchor = sheet.page.locator("#yes").evaluate("e => window.__crawlPage.anchor(e)")
         sheet.page.evaluate("""grown => { if (grown) document.querySelector('.board p').style.height = '2322px';
             window.scrollBy(0, 322); }""", grown)
-        sheet.findings.items.clear(), sheet.findings.order.clear()
-        sheet.check("confirmed", before=before, anchor=anchor, axe=False)
-        jumped = [k for k in sheet.findings.order if k[0] == "scroll jump"]
-        assert bool(jumped) is not grown
+        assert _jumped(sheet, "confirmed", before, anchor) is not grown
 
 
 def test_a_target_under_a_menu_the_player_opened_is_not_covered_but_one_under_a_floating_box_is(sheet):
