@@ -36,9 +36,11 @@ def _clean(game: str, lines, view, now) -> list[dict]:
         if kind_of(line, module.KINDS) is None:
             continue
         clean = {"kind": line["kind"], **{f: line.get(f) for f in module.KINDS[line["kind"]]}}
-        scope = line.get("scope")
-        scope = "always" if scope in (None, "") else scope
-        if not isinstance(scope, str) or scope not in SCOPES:
+        scope, until_given = line.get("scope"), line.get("until") not in (None, "")
+        if scope in (None, ""):
+            # A time to last until, given alone, says how long the line lasts: it is not "always".
+            scope = "until" if until_given else "always"
+        if not isinstance(scope, str) or scope not in SCOPES or (until_given and scope != "until"):
             found.append((i, "bad_scope", {}))
         clean["scope"] = scope
         if scope == "until":

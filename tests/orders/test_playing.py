@@ -1,7 +1,7 @@
 """Standing orders through the one write path: they play when the seat must decide, are logged
 as played by standing order, leave replays alone, race a player's own move cleanly, come before
 a timeout's auto-play, and drop lines that no longer make sense."""
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -91,6 +91,21 @@ def test_a_line_until_a_time_past_plays_nothing(sea_match, commits):
     with pytest.raises(BadRequest, match="in the future"):
         orders.orders_set(match_id=match.pk, user=bo, lines=[{"kind": "roll", "scope": "until",
                                                               "until": "2001-01-01T00:00"}])
+
+
+def test_a_time_given_without_a_scope_is_how_long_the_line_lasts(sea_match, commits):
+    bo = seat_user(sea_match, 1)
+    soon = timezone.now() + timedelta(hours=5)
+    commits(orders.orders_set, match_id=sea_match.pk, user=bo, lines=[{"kind": "roll", "until": soon.isoformat()}])
+    kept = StandingOrders.objects.get(match=sea_match, seat=1).lines
+    assert kept[0]["scope"] == "until"
+    assert datetime.fromisoformat(kept[0]["until"]) == soon
+    # A time beside a scope that says otherwise is refused, not read as one or the other.
+    for scope in ("always", "turn"):
+        with pytest.raises(BadRequest, match="Line 1: an order lasts"):
+            orders.orders_set(match_id=sea_match.pk, user=bo,
+                              lines=[{"kind": "end_turn", "scope": scope, "until": soon.isoformat()}])
+    assert [line["kind"] for line in StandingOrders.objects.get(match=sea_match, seat=1).lines] == ["roll"]
 
 
 def test_bad_orders_are_refused_with_their_reasons_and_change_nothing(sea_match, commits, outsider):
