@@ -155,10 +155,9 @@
   // focus was inside the old live part, put it on the next sensible control of the new one:
   // Roll, else the die picker (or the first move), else a port or load button, else the panel
   // itself (the region acted on; it says whose turn it is now).
-  var focusWasInLive = false, byKeyboard = false;
-  // Only a keyboard player is scrolled to the control; a tap or click leaves the page put.
-  document.addEventListener("keydown", function () { byKeyboard = true; }, true);
-  document.addEventListener("pointerdown", function () { byKeyboard = false; }, true);
+  // Only a keyboard player is scrolled to the control (site.js tells who): a tap or click leaves
+  // the page put.
+  var focusWasInLive = false;
   document.addEventListener("focusin", function (event) {
     focusWasInLive = !!(event.target.closest && event.target.closest("#pt-live"));
   });
@@ -184,7 +183,7 @@
     if (!el) return;
     el.focus({preventScroll: true});
     var box = el.getBoundingClientRect();
-    if (byKeyboard && (box.bottom > window.innerHeight || box.top < 0)) el.scrollIntoView({block: "nearest"});
+    if (window.tradewindsLive.byKeyboard && (box.bottom > window.innerHeight || box.top < 0)) el.scrollIntoView({block: "nearest"});
   }
 
   function start(root) {

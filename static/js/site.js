@@ -95,7 +95,11 @@ document.addEventListener("htmx:wsBeforeMessage", function (event) {
 // of the live part is on the screen, what lies below it keeps its place. `coveredTop` is where
 // the screen begins (a game's sticky map on a phone sets it); `away` tells a game's script that
 // the last swap came while the viewer was below (then it brings nothing of the part into view).
-window.tradewindsLive = {coveredTop: function () { return 0; }, away: false};
+// `byKeyboard`: the last input was a key; only then is focus moved by a swap scrolled to (a
+// finger's or a mouse's page stays put).
+window.tradewindsLive = {coveredTop: function () { return 0; }, away: false, byKeyboard: false};
+document.addEventListener("keydown", function () { window.tradewindsLive.byKeyboard = true; }, true);
+document.addEventListener("pointerdown", function () { window.tradewindsLive.byKeyboard = false; }, true);
 (function () {
   var live = window.tradewindsLive, below = null;
 
@@ -188,10 +192,6 @@ window.tradewindsLive = {coveredTop: function () { return 0; }, away: false};
   // it. The focus would fall to the page's start: the final standings take it, else the panel's
   // title, else the live part's status, so what is read out is what happened and Tab goes on
   // from there. Scrolled to only for a keyboard player (a finger's page stays put).
-  var byKeyboard = false;
-  document.addEventListener("keydown", function () { byKeyboard = true; }, true);
-  document.addEventListener("pointerdown", function () { byKeyboard = false; }, true);
-
   function focusAfterPanel() {
     if (document.activeElement && document.activeElement !== document.body) return;
     var el = document.querySelector("#match-live .standings h2") || document.querySelector("#orders h2") ||
@@ -200,7 +200,9 @@ window.tradewindsLive = {coveredTop: function () { return 0; }, away: false};
     if (!el.matches("a[href], button, input, select, textarea, [tabindex]")) el.setAttribute("tabindex", "-1");
     el.focus({preventScroll: true});
     var box = el.getBoundingClientRect();
-    if (byKeyboard && (box.top < 0 || box.bottom > window.innerHeight)) el.scrollIntoView({block: "nearest"});
+    if (window.tradewindsLive.byKeyboard && (box.top < 0 || box.bottom > window.innerHeight)) {
+      el.scrollIntoView({block: "nearest"});
+    }
   }
 
   function refresh() {
