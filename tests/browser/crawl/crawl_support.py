@@ -26,6 +26,7 @@ LANGUAGES = ("da", "de", "sv")
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 SCROLL_JUMP = 200        # px the page may move by itself on one action
 IN_VIEW = 40             # px of the acted-on region that must stay on screen
+GONE_MS = 3000          # ms to wait for a listed control before taking it as gone with a change
 WAIT_MS = 20000          # for the server and the socket; a step never sleeps a fixed time
 # The site answers bad input with a 4xx and a message in the page (by design); the browser
 # logs each such answer as a console error, which is not a fault of the page.
@@ -394,19 +395,27 @@ class Crawl(Player):
                 return None
             chosen = self.rnd.choices(controls, weights=[c["weight"] for c in controls])[0]
         locator = page.locator(f'[data-crawl="{chosen["n"]}"]')
-        # Bring it into view first, as a player scrolls to it: the page may not move after that.
-        # (Also one clipped by a scrolling frame of its own, as Catan's zoomed board: Playwright's
-        # tap would scroll the frame and the page to it, and that is the player's scroll, not a jump.)
-        # And one under a bar pinned to the screen (Catan's confirm bar at the bottom) is brought
-        # out from under it, as a player scrolls it up: else Playwright's tap scrolls for them.
-        locator.evaluate("e => { const r = e.getBoundingClientRect();"
-                         " if (r.top < 0 || r.bottom > innerHeight) e.scrollIntoView({block: 'center'});"
-                         " else e.scrollIntoView({block: 'nearest', inline: 'nearest'});"
-                         " const q = e.getBoundingClientRect(), hit = document.elementFromPoint("
-                         "(q.left + q.right) / 2, (q.top + q.bottom) / 2);"
-                         " if (hit && hit !== e && !e.contains(hit) && !hit.contains(e)) e.scrollIntoView({block: 'center'}); }")
-        before = page.evaluate("() => { window.__crawlPage.markScreen(); return window.scrollY; }")
-        anchor = locator.evaluate("e => window.__crawlPage.anchor(e)")
+        try:
+            # Bring it into view first, as a player scrolls to it: the page may not move after that.
+            # (Also one clipped by a scrolling frame of its own, as Catan's zoomed board: Playwright's
+            # tap would scroll the frame and the page to it, and that is the player's scroll, not a jump.)
+            # And one under a bar pinned to the screen (Catan's confirm bar at the bottom) is brought
+            # out from under it, as a player scrolls it up: else Playwright's tap scrolls for them.
+            locator.evaluate("e => { const r = e.getBoundingClientRect();"
+                             " if (r.top < 0 || r.bottom > innerHeight) e.scrollIntoView({block: 'center'});"
+                             " else e.scrollIntoView({block: 'nearest', inline: 'nearest'});"
+                             " const q = e.getBoundingClientRect(), hit = document.elementFromPoint("
+                             "(q.left + q.right) / 2, (q.top + q.bottom) / 2);"
+                             " if (hit && hit !== e && !e.contains(hit) && !hit.contains(e)) e.scrollIntoView({block: 'center'}); }",
+                             timeout=GONE_MS)
+            before = page.evaluate("() => { window.__crawlPage.markScreen(); return window.scrollY; }")
+            anchor = locator.evaluate("e => window.__crawlPage.anchor(e)", timeout=GONE_MS)
+        except PlaywrightTimeout:
+            if locator.count():
+                raise
+            # Gone with a change that came after the controls were listed (a socket's swap): the
+            # player finds it gone before reaching it, and nothing was pressed.
+            return f"{chosen['desc']}: gone before the press"
         shown = page.evaluate("sel => window.__crawlPage.inView(sel)", chosen["region"])
         how = "keyboard" if keyboard else ("tap" if self.touch else "click")
         done = f"{how} {chosen['desc']}"
