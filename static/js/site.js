@@ -92,7 +92,10 @@ document.addEventListener("htmx:wsBeforeMessage", function (event) {
 // for it (site.css): a change that came while the viewer was below it (at their orders, in the
 // chat) carried what they were reading up or down the screen by the difference (a new order
 // gone above the screen when the orders played the turn and the turn's buttons went). When none
-// of the live part is on the screen, what lies below it keeps its place. `coveredTop` is where
+// of the live part is on the screen, what lies below it keeps its place. Where the viewer is
+// is judged where they put themselves: a change that shrank the live part in view and left the
+// viewer below it (the socket's part, then the answer's, a form taller) is not a reason to hold
+// at the next swap, or the page would drift by the difference every time. `coveredTop` is where
 // the screen begins (a game's sticky map on a phone sets it); `away` tells a game's script that
 // the last swap came while the viewer was below (then it brings nothing of the part into view).
 // `byKeyboard`: the last input was a key; only then is focus moved by a swap scrolled to (a
@@ -102,12 +105,18 @@ document.addEventListener("keydown", function () { window.tradewindsLive.byKeybo
 document.addEventListener("pointerdown", function () { window.tradewindsLive.byKeyboard = false; }, true);
 (function () {
   var live = window.tradewindsLive, below = null;
+  // Whether the viewer saw the live part at the last change, and where the page then stood (or
+  // where `keep` put it): judged again only once the page stands elsewhere (the viewer scrolled).
+  var sawLive = false, sawAt = null;
 
   function hold() {
     var part = document.getElementById("match-live"), top = live.coveredTop();
     below = null;
     live.away = false;
-    if (!part || part.getBoundingClientRect().bottom > top) return;   // the viewer sees the live part
+    if (!part) return;
+    if (sawAt === null || Math.abs(window.scrollY - sawAt) > 1) sawLive = part.getBoundingClientRect().bottom > top;
+    sawAt = window.scrollY;
+    if (sawLive) return;   // the viewer sees the live part
     ["#orders", "#match-socket > .chat"].some(function (sel) {
       var el = document.querySelector(sel);
       if (!el || el.getBoundingClientRect().bottom <= top) return false;
@@ -122,7 +131,10 @@ document.addEventListener("pointerdown", function () { window.tradewindsLive.byK
     below = null;
     if (!el) return;
     var shift = el.getBoundingClientRect().top - was.top;
-    if (Math.abs(shift) > 1) window.scrollBy(0, shift);
+    if (Math.abs(shift) > 1) {
+      window.scrollBy(0, shift);
+      sawAt = window.scrollY;   // the page moved with what the viewer reads: they are where they were
+    }
   }
 
   function isLive(evt) { return evt.detail.target && evt.detail.target.id === "match-live"; }

@@ -443,3 +443,47 @@ def test_the_orders_keep_their_place_while_the_turn_above_them_changes(browser, 
     assert abs(after["orders"] - before["orders"]) <= 2, (before, after)
     context.close()
     assert errors == []
+
+
+def test_a_change_that_shrank_the_turn_in_view_does_not_make_the_next_carry_the_orders_away(browser, quick_watch,
+                                                                                             live_site):
+    """The player reads their orders with the foot of the turn's part still on the screen. A change
+    shrinks the part (the orders rise with it: the player saw it go) and the next grows it back, as
+    the socket's part and the answer's do when a form is asked for again: the orders come back
+    where they were. (A 60-step crawl, Fuldrigger desktop seed 41: the second change was judged
+    as if the player had gone below the part, held the orders where the first had put them, and
+    the page drifted ~400 px down with every such pair.) The changes here are the socket's
+    events around a part made shorter and taller, so that the heights are known."""
+    from tests.pirater.pirater_pages_support import new_match
+
+    anna, bo = make_user("anna"), make_user("bo")
+    match = new_match(anna, bo)
+    context, page, errors = _signed_in(browser, live_site, "anna", "phone")
+    page.add_init_script("document.addEventListener('htmx:wsOpen', () => { window.socketOpen = true; })")
+    page.goto(f"{live_site}/matches/{match.pk}/")
+    page.wait_for_function("() => window.socketOpen === true")
+    change = """height => {
+        document.dispatchEvent(new CustomEvent('htmx:wsBeforeMessage', {cancelable: true}));
+        let pad = document.getElementById('test-pad');
+        if (!pad) {
+          pad = document.createElement('div');
+          pad.id = 'test-pad';
+          document.getElementById('match-live').appendChild(pad);
+        }
+        pad.style.height = height + 'px';
+        document.dispatchEvent(new CustomEvent('htmx:wsAfterMessage'));
+        return document.getElementById('orders').getBoundingClientRect().top; }"""
+    # (Room below the page's foot, so that the shorter page is not scrolled up by its end.)
+    page.evaluate("() => { const pad = document.createElement('div'); pad.id = 'test-pad'; pad.style.height = '300px';"
+                  " document.getElementById('match-live').appendChild(pad);"
+                  " const room = document.createElement('div'); room.style.height = '1000px'; document.body.appendChild(room);"
+                  " window.scrollBy(0, document.getElementById('match-live').getBoundingClientRect().bottom - 150); }")
+    page.wait_for_function("() => Math.abs(document.getElementById('match-live').getBoundingClientRect().bottom - 150) < 2")
+    start = page.evaluate("() => document.getElementById('orders').getBoundingClientRect().top")
+    assert 150 <= start < 844, start   # the orders on the screen, below the turn's foot
+    risen = page.evaluate(change, 0)
+    assert risen < start - 250, (start, risen)   # shrunk in view: they rose with it (the player saw it go)
+    back = page.evaluate(change, 300)
+    assert abs(back - start) <= 2, (start, risen, back)   # grown back: where they were
+    context.close()
+    assert errors == []
