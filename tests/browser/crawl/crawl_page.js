@@ -30,8 +30,17 @@
     state.heldBack = false;
     document.querySelectorAll("[data-crawl-held]").forEach((f) => f.removeAttribute("data-crawl-held"));
   };
+  // Where the page stood when the step's press landed, and whether a change had come since the
+  // crawl looked at the page (markScreen): the control it moved was scrolled to by Playwright, as
+  // a player scrolls to find it again.
+  state.pressY = null;
+  state.changedBeforePress = false;
   document.addEventListener("click", (e) => {
     state.clicks++;
+    if (state.pressY === null) {
+      state.pressY = window.scrollY;
+      state.changedBeforePress = version() !== state.markedVersion;
+    }
     const el = e.target && e.target.closest ? e.target.closest("[data-shows]") : null;
     state.shows = el ? el.getAttribute("data-shows") : null;
     // And the spot on a board it landed on, if any, as the crawl names controls.
@@ -375,6 +384,9 @@
   let looked = null;
   function markScreen() {
     looked = null;
+    state.markedVersion = version();
+    state.pressY = null;
+    state.changedBeforePress = false;
     let el = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
     if (!el || el.closest("#match-live")) return false;
     for (let e = el; e && e !== document.documentElement; e = e.parentElement) {

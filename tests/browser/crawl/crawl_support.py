@@ -205,6 +205,15 @@ class Player:
         moved = self.page.evaluate("() => window.__crawlPage.screenMoved()")
         return moved is not None and abs(moved) <= 2
 
+    def where_pressed(self, before):
+        """Where the page is judged to have moved from: where it stood when the crawl looked
+        (`before`), unless a change came before the press (the match played on) and moved the
+        control, and Playwright scrolled to it as a player does to find it again; then from where
+        it stood when pressed (Fuldrigger desktop seed 41: a bot's move shrank the turn above the
+        orders just before "Pause all orders" was pressed)."""
+        pressed = self.page.evaluate("() => window.__crawl.changedBeforePress ? window.__crawl.pressY : null")
+        return pressed if pressed is not None and abs(pressed - before) > SCROLL_JUMP else before
+
     def _shown_again(self, anchor) -> bool:
         """The part acted in is in view now."""
         now = self._anchor_now(anchor)
@@ -462,6 +471,7 @@ class Crawl(Player):
             # spot pressed is the one the click landed on; on none, the one pressed before stays
             # the page's choice.
             self.last_spot = page.evaluate("() => window.__crawl.landed") or pressed_before
+        before = self.where_pressed(before)
         if page.evaluate("() => window.__crawl.heldBack"):
             # The browser held the form back for a field left empty and brought that field into
             # view, whatever the button says it shows: the field must show (the page may move).

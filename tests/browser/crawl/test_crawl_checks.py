@@ -243,3 +243,24 @@ def test_a_form_the_browser_held_back_marks_the_field_it_brought_into_view(sheet
     sheet.page.locator("button").click()
     assert sheet.page.evaluate("() => window.__crawl.heldBack") is False
     assert sheet.page.evaluate("() => document.querySelectorAll('[data-crawl-held]').length") == 0
+
+
+def test_a_control_a_change_moved_before_the_press_is_judged_from_where_the_page_stood_when_pressed(sheet):
+    """A bot's move shrinks the turn above the orders between the crawl's look and its press:
+    the button goes above the screen and Playwright scrolls to it, as a player does to find it
+    again; the page's own movement is judged from there. With no change, the same movement
+    before the press is the page's own: judged from where the crawl looked."""
+    page = ('<div id="match-live" data-version="1"><p id="turn" style="height:5000px">turn</p></div>'
+            '<section class="orders"><p style="height:300px">orders</p><button id="pause">pause</button>'
+            '<p style="height:6000px">chat</p></section>')
+    for changed in (True, False):
+        sheet.show(page)
+        sheet.page.add_script_tag(path=str(PAGE_JS))   # (set_content took the crawl's listeners)
+        sheet.page.evaluate("() => document.getElementById('pause').scrollIntoView({block: 'center'})")
+        before = sheet.page.evaluate("() => { window.__crawlPage.markScreen(); return window.scrollY; }")
+        sheet.page.evaluate("""changed => { document.getElementById('turn').style.height = '500px';
+            if (changed) document.getElementById('match-live').dataset.version = '2'; }""", changed)
+        sheet.page.click("#pause")
+        pressed_at = sheet.page.evaluate("() => window.scrollY")
+        assert before - pressed_at > 1000   # scrolled up to the button
+        assert sheet.where_pressed(before) == (pressed_at if changed else before)
