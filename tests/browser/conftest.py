@@ -184,6 +184,33 @@ class Person:
             raise AssertionError(f"{self.name}'s page shows version {shown}, not {version} or later, after "
                                  f"{timeout / 1000:.0f} s; its socket: {diary}; its console: {self.errors}") from None
 
+    def wait_while_playing(self, selector, match, stall=LIVE_WAIT_MS, most=1000):
+        """Wait for `selector` (a game's end) while the match plays on by itself: every new
+        version the page shows starts the wait again, so a slow machine only takes longer, and a
+        match or page that stops moving for `stall` ms fails with what each shows."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        first = int(self.page.get_attribute("#match-live", "data-version"))
+        shown = first
+        while not self.page.locator(selector).count():
+            if shown - first > most:
+                raise AssertionError(f"{self.name}'s page went {most} versions on without {selector}")
+            try:
+                self.page.wait_for_function(
+                    "([selector, v]) => document.querySelector(selector)"
+                    " || Number(document.querySelector('#match-live')?.dataset.version) > v",
+                    arg=[selector, shown], timeout=stall)
+            except PlaywrightTimeout:
+                match.refresh_from_db()
+                diary = self.page.evaluate("() => window.socketDiary")
+                raise AssertionError(
+                    f"{self.name}'s page stood at version {shown} for {stall / 1000:.0f} s without {selector};"
+                    f" the match is {match.status} at version {match.version}, round {match.state.get('round')},"
+                    f" due {match.next_due_at}, needs the system: {match.needs_system}; its socket: {diary};"
+                    f" its console: {self.errors}") from None
+            shown = int(self.page.get_attribute("#match-live", "data-version"))
+        self.page.wait_for_selector(selector, timeout=stall)
+
     def log_in(self, username, password=None):
         """Log in a user made by tests.conftest.make_user (whose password follows from the name)."""
         self.go("/accounts/login/")

@@ -74,6 +74,10 @@ def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, 
     moves = anna.page.locator(".pt-moves button, form button[name=action]:not(:has-text('Roll'))")
     if moves.count():
         moves.first.click()
+        # Her move's answer, before she is marked away: a move that landed after that would say
+        # she is back (as a player's own move does), and the match would wait a day for her
+        # next turn (seen once on a busy CI machine: the page stood still for three minutes).
+        anna.wait_for_version(before + 2)
     anna.shot("played")
 
     # She leaves; the match lets a bot cover for her, and the game runs on to its winner.
@@ -82,9 +86,10 @@ def test_each_variant_is_created_played_and_won_in_the_browser(people, variant, 
     seat.save(update_fields=["is_absent"])
     Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1),
                                              next_due_at=timezone.now() - timedelta(seconds=1))
-    # Up to 40 rounds of bot moves, each a committed action: the double board's five seats
-    # took over a minute once on a busy CI machine.
-    anna.page.wait_for_selector(".pt-winner", timeout=180000)
+    # Up to 40 rounds of bot moves, each a committed action the page is sent: ~350 versions when
+    # wrecks wall the ships in, which a busy CI machine took over three minutes to show. So the
+    # wait lasts while the match moves on, however long that takes, and fails once it stops.
+    anna.wait_while_playing(".pt-winner", match)
     anna.shot("won")
     match.refresh_from_db()
     assert match.status == Match.FINISHED and match.standings[0]["rank"] == 1

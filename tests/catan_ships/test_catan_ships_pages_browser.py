@@ -186,8 +186,8 @@ def test_three_players_set_up_by_clicking_then_bots_play_to_the_winner(people):
     Match.objects.get(pk=match.pk).seats.update(is_absent=True)
     Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1),
                                              next_due_at=timezone.now() - timedelta(seconds=1))
-    anna.page.wait_for_selector(".cs-winner", timeout=300000)
-    bo.page.wait_for_selector(".cs-winner", timeout=60000)
+    anna.wait_while_playing(".cs-winner", match)
+    bo.wait_while_playing(".cs-winner", match)
     match.refresh_from_db()
     assert match.status == Match.FINISHED and match.state["winner"] is not None
     winner = match.seats.get(number=match.state["winner"]).user.profile.display_name
