@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import ratelimit
 from accounts.models import TIME_ZONES, Profile, zone_choices
-from accounts.validators import no_control_characters
+from accounts.validators import no_control_characters, no_look_alikes
 
 
 class SignupForm(UserCreationForm):
@@ -22,6 +22,10 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].validators.append(no_look_alikes)
 
     def clean_time_zone(self):
         zone = self.cleaned_data.get("time_zone", "")
@@ -92,6 +96,7 @@ class ProfileForm(forms.ModelForm):
         # Names go into e-mail headers and every page: no control characters (a newline breaks a header).
         for name in ("display_name", "webhook_url"):
             self.fields[name].validators.append(no_control_characters)
+        self.fields["display_name"].validators.append(no_look_alikes)
         # The places people live, grouped by continent, rather than every name the zone database
         # knows (Factory, localtime, Etc/GMT+5…); a zone saved before stays on offer.
         saved = self.instance.time_zone if self.instance and self.instance.pk else None

@@ -3,6 +3,7 @@ characters, no lone surrogates. Here, in accounts, because names and profiles ne
 accounts must not depend on games; games.validation builds the rest of its rules on it."""
 import re
 
+from confusable_homoglyphs import categories, confusables
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
@@ -29,3 +30,37 @@ def no_control_characters(value) -> None:
     message = control_character_message(str(value))
     if message:
         raise ValidationError(message, code="control_characters")
+
+
+# --- Names that could pass for someone else's ---------------------------------------------
+# Unicode's advice for identifiers people read (TR 39, "highly restrictive"): a name keeps to
+# one script, or to Latin with the scripts Japanese, Chinese or Korean write beside it, so
+# "аnna" with a Cyrillic "а" cannot pass for anna. Digits, spaces and punctuation belong to
+# every script (COMMON), accents to the letter they sit on (INHERITED).
+SCRIPT_MIXES = ({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}, {"LATIN", "HAN", "BOPOMOFO"}, {"LATIN", "HAN", "HANGUL"})
+ANY_SCRIPT = {"COMMON", "INHERITED"}
+
+
+def _looks_latin(character: str) -> bool:
+    found = confusables.is_confusable(character, greedy=True, preferred_aliases=["latin"]) or []
+    return any(glyph["n"].startswith("LATIN ") for entry in found for glyph in entry["homoglyphs"])
+
+
+def look_alike_message(name: str) -> str | None:
+    """Why a user or display name could be taken for another, or None."""
+    letters = [c for c in name if categories.alias(c) not in ANY_SCRIPT]
+    scripts = {categories.alias(c) for c in letters}
+    if len(scripts) > 1 and not any(scripts <= mix for mix in SCRIPT_MIXES):
+        return _("A name may not mix alphabets (here %(scripts)s): it could pass for another.") % {
+            "scripts": ", ".join(sorted(s.title() for s in scripts))}
+    # One other script written only in letters that look Latin ("раура"): a whole name in disguise.
+    if scripts and scripts != {"LATIN"} and all(_looks_latin(c) for c in letters):
+        return _("This name is written in letters that look like Latin ones: it could pass for another.")
+    return None
+
+
+def no_look_alikes(value) -> None:
+    """A Django validator for the names players know each other by."""
+    message = look_alike_message(str(value))
+    if message:
+        raise ValidationError(message, code="look_alike")

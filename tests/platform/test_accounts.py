@@ -25,6 +25,35 @@ def test_signup_errors_are_400(client, player):
     assert User.objects.filter(username="anna").count() == 1
 
 
+def test_a_name_that_could_pass_for_another_is_refused_and_real_names_in_any_script_are_not(client, player):
+    """"аnna" with a Cyrillic "а" beside anna, or a Cyrillic "раура" that reads as Latin, could
+    pass for another player at the table; names in one script, or Latin beside Japanese, are
+    anyone's own."""
+    def sign_up(name):
+        return client.post(reverse("signup"), {"username": name, "email": "x@example.com",
+                                               "password1": "sail-the-seven-seas", "password2": "sail-the-seven-seas"})
+
+    for name, why in (("\u0430nna", "may not mix alphabets (here Cyrillic, Latin)"),
+                      ("\u0440\u0430\u0443\u0440\u0430", "letters that look like Latin ones")):
+        response = sign_up(name)
+        assert response.status_code == 400 and why in response.content.decode(), name
+        assert not User.objects.filter(username=name).exists()
+    for name in ("S\u00f8ren", "\u041e\u043b\u0435\u0433", "ken_\u5065\u4e8c\u3072", "bo-99"):
+        assert sign_up(name).status_code == 302, name
+        assert User.objects.filter(username=name).exists()
+        client.logout()
+
+    anna = client_for(player)
+    assert anna.post(reverse("profile"), {"display_name": "Captain \u0391nna", "time_zone": "UTC",
+                                          "notify_email": "each"}).status_code == 400
+    player.profile.refresh_from_db()
+    assert player.profile.display_name != "Captain \u0391nna"
+    assert anna.post(reverse("profile"), {"display_name": "Kenji \u5065\u4e8c", "time_zone": "UTC",
+                                          "notify_email": "each"}).status_code == 302
+    player.profile.refresh_from_db()
+    assert player.profile.display_name == "Kenji \u5065\u4e8c"
+
+
 def test_login_is_rate_limited(client, player, settings):
     settings.LOGIN_ATTEMPTS = 3
     for _ in range(3):
