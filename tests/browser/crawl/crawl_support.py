@@ -26,7 +26,7 @@ LANGUAGES = ("da", "de", "sv")
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 SCROLL_JUMP = 200        # px the page may move by itself on one action
 IN_VIEW = 40             # px of the acted-on region that must stay on screen
-GONE_MS = 3000          # ms to wait for a listed control before taking it as gone with a change
+GONE_MS = 3000          # ms to wait for a listed control before taking it as gone (with a change, or a fault)
 WAIT_MS = 20000          # for the server and the socket; a step never sleeps a fixed time
 # The site answers bad input with a 4xx and a message in the page (by design); the browser
 # logs each such answer as a console error, which is not a fault of the page.
@@ -303,6 +303,15 @@ def _shape(desc: str) -> str:
     return re.sub(r"\d+", "#", desc)[:80]
 
 
+def _gone_with_a_change(locator, version) -> bool:
+    """The control `locator` finds is gone (or hidden) and the page's match version has moved on
+    from `version`, the one its controls were listed at: a change came meanwhile (a socket's swap,
+    the match played on by itself or ended) and took it, as a player finds it. A control gone with
+    no change is a fault of the page."""
+    gone = not locator.count() or not locator.is_visible()
+    return gone and locator.page.evaluate("() => window.__crawlPage.version()") != version
+
+
 class Crawl(Player):
     """A player at a match, acting on random controls of the board and the panel."""
 
@@ -390,7 +399,9 @@ class Crawl(Player):
         what was done, or None when there is nothing to act on."""
         page = self.page
         preferred = self.game.prepare(self)
-        controls = page.evaluate("scope => window.__crawlPage.controls(scope)", self.SCOPE)
+        # (With the match's version the page shows as they are listed: one read, so no swap between.)
+        controls, listed = page.evaluate("scope => [window.__crawlPage.controls(scope), window.__crawlPage.version()]",
+                                         self.SCOPE)
         if keyboard:
             controls = [c for c in controls if c["focusable"]]
         if preferred is not None:
@@ -404,6 +415,8 @@ class Crawl(Player):
                 return None
             chosen = self.rnd.choices(controls, weights=[c["weight"] for c in controls])[0]
         locator = page.locator(f'[data-crawl="{chosen["n"]}"]')
+        how = "keyboard" if keyboard else ("tap" if self.touch else "click")
+        done = f"{how} {chosen['desc']}"
         try:
             # Bring it into view first, as a player scrolls to it: the page may not move after that.
             # (Also one clipped by a scrolling frame of its own, as Catan's zoomed board: Playwright's
@@ -419,15 +432,15 @@ class Crawl(Player):
                              timeout=GONE_MS)
             before = page.evaluate("() => { window.__crawlPage.markScreen(); return window.scrollY; }")
             anchor = locator.evaluate("e => window.__crawlPage.anchor(e)", timeout=GONE_MS)
-        except PlaywrightTimeout:
+        except PlaywrightTimeout as exc:
             if locator.count():
                 raise
-            # Gone with a change that came after the controls were listed (a socket's swap): the
-            # player finds it gone before reaching it, and nothing was pressed.
-            return f"{chosen['desc']}: gone before the press"
+            if _gone_with_a_change(locator, listed):
+                # Gone with a change that came after the controls were listed (a socket's swap): the
+                # player finds it gone before reaching it, and nothing was pressed.
+                return f"{chosen['desc']}: gone before the press"
+            return self._cannot_act(n, chosen, done, exc)
         shown = page.evaluate("sel => window.__crawlPage.inView(sel)", chosen["region"])
-        how = "keyboard" if keyboard else ("tap" if self.touch else "click")
-        done = f"{how} {chosen['desc']}"
         # A first press on a board spot whose words promise a choice first ("tap it again", "tap
         # one and confirm") must not play: the match's version stays as it is (issue 33).
         spot = chosen["desc"] if chosen.get("spot") and not keyboard and chosen["kind"] == "press" else None
@@ -450,18 +463,13 @@ class Crawl(Player):
         try:
             with self.timed("acting"):
                 done = self._act(locator, chosen, keyboard) or done
-        except Exception as exc:  # Playwright's own words say what was in the way
-            if not locator.count() or not locator.is_visible():
+        except Exception as exc:
+            if _gone_with_a_change(locator, listed):
+                # Gone with a change that came meanwhile (the match played on by itself, or
+                # ended): a player finds the control gone, and nothing was pressed.
                 now = page.evaluate("() => window.__crawlPage.version()")
-                if now != version:
-                    # Gone with a change that came meanwhile (the match played on by itself, or
-                    # ended): a player finds the control gone, and nothing was pressed.
-                    return f"{done}: gone with version {now} before the press"
-            first = str(exc).splitlines()[0][:200]
-            hit = re.search(r"<[^>]+> (?:from <[^>]+> subtree )?intercepts pointer events", str(exc))
-            self.findings.add("cannot act", f"step {n}", f"{done}: {hit.group(0) if hit else first}",
-                              key=("act", _shape(chosen["desc"])))
-            return done
+                return f"{done}: gone with version {now} before the press"
+            return self._cannot_act(n, chosen, done, exc)
         if promise:
             self._check_only_chosen(n, done, promise, version, clicks, pressed_before)
         with self.timed("waiting for the server"):
@@ -487,6 +495,15 @@ class Crawl(Player):
             return {"done": done, "before": None, "region": shows, "region_shown": IN_VIEW}
         return {"done": done, "before": before, "region": chosen["region"], "region_shown": shown.get("shown", 0),
                 "anchor": anchor}
+
+    def _cannot_act(self, n, chosen, done, exc):
+        """The finding of a step that could not act on its control (Playwright's own words say
+        what was in the way); returns what was tried."""
+        first = str(exc).splitlines()[0][:200]
+        hit = re.search(r"<[^>]+> (?:from <[^>]+> subtree )?intercepts pointer events", str(exc))
+        self.findings.add("cannot act", f"step {n}", f"{done}: {hit.group(0) if hit else first}",
+                          key=("act", _shape(chosen["desc"])))
+        return done
 
     def _came_to_nothing(self, n, before) -> bool:
         """The control marked `n` is still on the page and the page has not moved."""

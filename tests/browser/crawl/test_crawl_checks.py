@@ -2,7 +2,7 @@
 fixed twin) in a real Chromium, no server needed."""
 import pytest
 
-from tests.browser.crawl.crawl_support import PAGE_JS, Player
+from tests.browser.crawl.crawl_support import PAGE_JS, Player, _gone_with_a_change
 from tests.browser.crawl.crawl_words import RULE_CODE_BY_PLACE, findings
 
 pytestmark = pytest.mark.browser
@@ -264,3 +264,17 @@ def test_a_control_a_change_moved_before_the_press_is_judged_from_where_the_page
         pressed_at = sheet.page.evaluate("() => window.scrollY")
         assert before - pressed_at > 1000   # scrolled up to the button
         assert sheet.where_pressed(before) == (pressed_at if changed else before)
+
+
+def test_a_control_gone_with_a_change_is_what_a_player_finds_but_one_gone_with_none_is_not(sheet):
+    """A control listed at one version of the match and gone (or hidden) by the press: taken by a
+    change (a socket's swap, a bot's move) when the page's version has moved on; with none, a
+    fault of the page. One still there is not gone."""
+    page = '<div id="match-live" data-version="{v}">{button}</div>'
+    button = '<button data-crawl="7" {attr}>pause</button>'
+    for version, attr, gone in ((1, "", False), (2, "", False), (2, "hidden", True), (1, "hidden", False)):
+        sheet.show(page.format(v=version, button=button.format(attr=attr)))
+        assert _gone_with_a_change(sheet.page.locator('[data-crawl="7"]'), 1) is gone
+    for version, gone in ((1, False), (2, True)):
+        sheet.show(page.format(v=version, button=""))
+        assert _gone_with_a_change(sheet.page.locator('[data-crawl="7"]'), 1) is gone
