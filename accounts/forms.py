@@ -96,7 +96,6 @@ class ProfileForm(forms.ModelForm):
         # Names go into e-mail headers and every page: no control characters (a newline breaks a header).
         for name in ("display_name", "webhook_url"):
             self.fields[name].validators.append(no_control_characters)
-        self.fields["display_name"].validators.append(no_look_alikes)
         # The places people live, grouped by continent, rather than every name the zone database
         # knows (Factory, localtime, Etc/GMT+5…); a zone saved before stays on offer.
         saved = self.instance.time_zone if self.instance and self.instance.pk else None
