@@ -2,6 +2,7 @@
 characters, no lone surrogates. Here, in accounts, because names and profiles need it and
 accounts must not depend on games; games.validation builds the rest of its rules on it."""
 import re
+from collections import Counter
 
 from confusable_homoglyphs import categories, confusables
 from django.core.exceptions import ValidationError
@@ -51,11 +52,16 @@ def look_alike_message(name: str) -> str | None:
     letters = [c for c in name if categories.alias(c) not in ANY_SCRIPT]
     scripts = {categories.alias(c) for c in letters}
     if len(scripts) > 1 and not any(scripts <= mix for mix in SCRIPT_MIXES):
-        return _("A name may not mix alphabets (here %(scripts)s): it could pass for another.") % {
-            "scripts": ", ".join(sorted(s.title() for s in scripts))}
+        # Named by the letter from another alphabet than most of the name's (by its code too: it
+        # looks like the one it stands in for).
+        most = Counter(categories.alias(c) for c in letters).most_common(1)[0][0]
+        odd = next(c for c in letters if categories.alias(c) != most)
+        return _("A name keeps to one alphabet: “%(letter)s” (U+%(code)04X) is from another, so the "
+                 "name could pass for someone else’s.") % {"letter": odd, "code": ord(odd)}
     # One other script written only in letters that look Latin ("раура"): a whole name in disguise.
     if scripts and scripts != {"LATIN"} and all(_looks_latin(c) for c in letters):
-        return _("This name is written in letters that look like Latin ones: it could pass for another.")
+        return _("This name is written in letters that look like Latin ones, so it could pass for someone "
+                 "else’s.")
     return None
 
 

@@ -33,7 +33,7 @@ def test_a_username_that_could_pass_for_another_is_refused_and_real_names_in_any
         return client.post(reverse("signup"), {"username": name, "email": "x@example.com",
                                                "password1": "sail-the-seven-seas", "password2": "sail-the-seven-seas"})
 
-    for name, why in (("\u0430nna", "may not mix alphabets (here Cyrillic, Latin)"),
+    for name, why in (("\u0430nna", "keeps to one alphabet: \u201c\u0430\u201d (U+0430) is from another"),
                       ("\u0440\u0430\u0443\u0440\u0430", "letters that look like Latin ones")):
         response = sign_up(name)
         assert response.status_code == 400 and why in response.content.decode(), name
