@@ -2,8 +2,6 @@
 the footer with the keyboard, signs up, creates a Pirater match against a bot and plays a turn
 in Swedish (the page's words from the catalogue, the log's from the engine's phrase book); a
 Danish player's profile language rules her pages wherever she signs in."""
-import time
-
 import pytest
 from django.utils import translation
 
@@ -53,15 +51,15 @@ def test_a_visitor_picks_swedish_by_keyboard_and_plays_in_swedish(people):
     if sven.page.locator(".pt-ports button").count():
         sven.page.locator(".pt-ports button").first.click()
     sven.page.wait_for_selector(f"button:has-text('{roll}')", timeout=LIVE_WAIT_MS)
+    before = int(sven.page.get_attribute("#match-live", "data-version"))
     sven.page.click(f"button:has-text('{roll}')")
+    # The roll's answer on the page, then its line in the log (looking there for 10 s at most
+    # after the click is too short a wait for the server on a busy machine).
+    sven.wait_for_version(before + 1)
     seat = match.seats.get(user__username="sven").number
-    rolled = None
-    for _ in range(100):
-        rolled = next((e for row in match.log.order_by("seq") for e in row.events
-                       if e["type"] == "roll" and e["seat"] == seat), None)
-        if rolled:
-            break
-        time.sleep(0.1)
+    rolled = next((e for row in match.log.order_by("seq") for e in row.events
+                   if e["type"] == "roll" and e["seat"] == seat), None)
+    assert rolled, "her roll is not in the match's log"
     names = seat_names(Match.objects.get(pk=match.pk))
     swedish = get_engine("pirater").describe(rolled, names, "sv")
     assert swedish != get_engine("pirater").describe(rolled, names, "en")
