@@ -130,7 +130,7 @@
     }
     if (!next && spot && ((acted && acted.board) || !live.querySelector(".cs-panel button"))) next = spot;
     if (!next) next = live.querySelector(".cs-turn, .cs-winner");
-    if (next) next.focus({preventScroll: true});
+    if (next) window.tradewindsLive.focus(next);
   }
 
   function closeMenus(except) {

@@ -181,9 +181,7 @@
     if (!focusWasInLive || !lost) return;
     var el = nextControl(live);
     if (!el) return;
-    el.focus({preventScroll: true});
-    var box = el.getBoundingClientRect();
-    if (window.tradewindsLive.byKeyboard && (box.bottom > window.innerHeight || box.top < 0)) el.scrollIntoView({block: "nearest"});
+    window.tradewindsLive.focus(el);
   }
 
   function start(root) {

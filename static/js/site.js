@@ -137,6 +137,20 @@ document.addEventListener("pointerdown", function () { window.tradewindsLive.byK
     }
   }
 
+  // Focus moved for the player by a swap (the control they used is gone): the page stays put, but
+  // a keyboard player is shown where the focus went, or their next key acts on what they cannot
+  // see; what lies below the live part is then not held where it was (the player went with the
+  // focus), and where they are is judged afresh at the next change.
+  live.focus = function (el) {
+    el.focus({preventScroll: true});
+    var box = el.getBoundingClientRect();
+    if (live.byKeyboard && (box.top < 0 || box.bottom > window.innerHeight)) {
+      below = null;
+      sawAt = null;
+      el.scrollIntoView({block: "nearest"});
+    }
+  };
+
   function isLive(evt) { return evt.detail.target && evt.detail.target.id === "match-live"; }
   document.addEventListener("htmx:wsBeforeMessage", hold);
   document.addEventListener("htmx:wsAfterMessage", keep);
@@ -210,11 +224,7 @@ document.addEventListener("pointerdown", function () { window.tradewindsLive.byK
              document.querySelector("#match-live .status-bar");
     if (!el) return;
     if (!el.matches("a[href], button, input, select, textarea, [tabindex]")) el.setAttribute("tabindex", "-1");
-    el.focus({preventScroll: true});
-    var box = el.getBoundingClientRect();
-    if (window.tradewindsLive.byKeyboard && (box.top < 0 || box.bottom > window.innerHeight)) {
-      el.scrollIntoView({block: "nearest"});
-    }
+    window.tradewindsLive.focus(el);
   }
 
   function refresh() {

@@ -246,6 +246,34 @@ def test_on_a_phone_every_lit_place_is_big_enough_and_a_tap_only_picks_it(table)
     assert me.errors == []
 
 
+def test_a_keyboard_confirm_far_below_the_board_shows_where_the_focus_went(table):
+    """On a phone, a place tapped and its "Confirm" then pressed by key with the page scrolled
+    below the board (a crawl did so): the settlement is placed, the focus goes to the first road
+    to place, and the page shows it, as a keyboard player's next key acts there. (The focus was
+    put there unseen, 856 px above the screen.) A finger's page stays put: see the tests above."""
+    users, sit = table
+    match = new_match(*users)
+    me = sit(match, match.turn_seats[0], PHONE, "phone-keys")
+    me.open(match)
+    version = match.version
+    me.press(me.page.locator(".cs-spots.placed > .cs-spot").first)
+    me.page.wait_for_selector(".cs-confirm", state="visible")
+    assert me.page.evaluate("() => document.activeElement.classList.contains('cs-confirm-yes')")
+    me.page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert not me.in_view(".cs-board")
+    me.page.keyboard.press("Enter")
+    me.wait_version_above(version)
+    match.refresh_from_db()
+    assert len(ENGINE.view(match.state, None)["buildings"]) == 1
+    assert me.page.evaluate("document.activeElement.className").startswith("cs-spot k-edge")
+    shown = me.page.evaluate("""() => { const r = document.activeElement.getBoundingClientRect();
+        return r.top > -1 && r.bottom < innerHeight + 1; }""")   # (to a fraction of a pixel)
+    me.shot("keyboard-confirm")
+    assert shown
+    me.no_sideways_scroll()
+    assert me.errors == []
+
+
 def test_an_empty_offer_is_refused_beside_its_form_which_stays_open(table):
     users, sit = table
     match = play_until(new_match(*users), lambda s: s["phase"] == "main", seed=4)
