@@ -191,6 +191,18 @@ class Player:
             self.page.evaluate("""() => { const r = document.activeElement.getBoundingClientRect();
                 return r.width > 0 && r.bottom > 0 && r.top < innerHeight; }""")
 
+    def _followed_the_focus(self, keyboard, page, before) -> bool:
+        """A keyboard step after which the page's script put the focus on what comes next (Catan's
+        next lit place, once "Confirm" and its bar went) and the page moved to show it, which it
+        would not have without the move: a keyboard player must see where their next key acts
+        (static/js/site.js, tradewindsLive.focus). A move past a focus already in view is not that."""
+        if not keyboard or page["focus"]["body"]:
+            return False
+        return self.page.evaluate("""dy => { const r = document.activeElement.getBoundingClientRect();
+            const shown = (top, bottom) => bottom > 0 && top < innerHeight;
+            return r.width > 0 && shown(r.top, r.bottom) && !shown(r.top + dy, r.bottom + dy); }""",
+                                  page["scrollY"] - before)
+
     def _shortened_under_it(self, anchor, page, before) -> bool:
         """The part acted in went with the action and the page, shorter by it, ends above where
         the screen was (Pirater's orders gone with the match's end, played out by them): the
@@ -228,6 +240,7 @@ class Player:
             page = self.page.evaluate("sizes => window.__crawlPage.page(sizes)", self.touch)
         if before is not None and abs(page["scrollY"] - before) > SCROLL_JUMP and \
                 not self._kept_in_place(anchor, page["scrollY"] - before) and not self._went_with_focus(anchor, page) \
+                and not self._followed_the_focus(keyboard, page, before) \
                 and not self._shortened_under_it(anchor, page, before) and not self._screen_kept():
             new += f.add("scroll jump", where, f"the page scrolled by itself from {before:.0f} to "
                          f"{page['scrollY']:.0f} px ({page['scrollY'] - before:+.0f} px)", key="scroll")

@@ -32,11 +32,11 @@ def sheet(browser):
     s.close()
 
 
-def _jumped(sheet, label, before, anchor) -> bool:
+def _jumped(sheet, label, before, anchor, keyboard=False) -> bool:
     """The crawl's checks of the page as it is now, after a step from scroll position `before`
     acted in `anchor`: whether they call it a scroll jump."""
     sheet.findings.items.clear(), sheet.findings.order.clear()
-    sheet.check(label, before=before, anchor=anchor, axe=False)
+    sheet.check(label, before=before, anchor=anchor, keyboard=keyboard, axe=False)
     return any(k[0] == "scroll jump" for k in sheet.findings.order)
 
 
@@ -149,6 +149,31 @@ def test_a_page_that_follows_the_focus_when_the_part_acted_in_is_gone_has_not_ju
             roll.scrollIntoView({block: 'center'}); }""", focused)
         assert before - sheet.page.evaluate("() => window.scrollY") > 500
         assert _jumped(sheet, "sold", before, anchor) is not focused
+
+
+def test_a_page_that_shows_a_keyboard_player_where_the_focus_went_has_not_jumped(sheet):
+    """As Catan's "Confirm", pressed by key in its bar at the screen's foot while the page stands
+    below the board: the bar goes, the game focuses the next lit place on the board far above, and
+    the page moves to show it. By mouse or finger the same move is a jump; so is a move by key
+    past a focus that was in view already."""
+    page = ('<section class="live"><p style="height:{above}px">board</p><button id="spot">spot</button>'
+            '<p style="height:1500px">panel</p><button id="confirm">confirm</button></section>'
+            '<p style="height:3000px">below</p>')
+    for keyboard, above, jump in ((True, 0, False), (False, 0, True), (True, 700, True)):
+        sheet.show(page.format(above=above))
+        sheet.page.evaluate("above => { document.querySelector('#confirm').focus({preventScroll: true});"
+                            " window.scrollTo(0, above ? 500 : document.querySelector('#confirm').offsetTop - 400); }",
+                            above)
+        before = sheet.page.evaluate("() => window.scrollY")
+        anchor = sheet.page.locator("#confirm").evaluate("e => window.__crawlPage.anchor(e)")
+        # The bar goes and the next place takes the focus, the page moving to show it (or, with
+        # the place in view already, moving anyway).
+        sheet.page.evaluate("""above => { const spot = document.querySelector('#spot');
+            document.querySelector('#confirm').remove();
+            spot.focus({preventScroll: true});
+            if (above) window.scrollTo(0, 0); else spot.scrollIntoView({block: 'nearest'}); }""", above)
+        assert before - sheet.page.evaluate("() => window.scrollY") >= 500
+        assert _jumped(sheet, "confirmed", before, anchor, keyboard=keyboard) is jump, (keyboard, above)
 
 
 def test_a_page_shortened_under_the_screen_by_the_part_acted_in_going_has_not_jumped(sheet):
