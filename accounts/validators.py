@@ -48,7 +48,7 @@ def _looks_latin(character: str) -> bool:
 
 
 def look_alike_message(name: str) -> str | None:
-    """Why a user or display name could be taken for another, or None."""
+    """Why a username could be taken for another player's, or None."""
     letters = [c for c in name if categories.alias(c) not in ANY_SCRIPT]
     scripts = {categories.alias(c) for c in letters}
     if len(scripts) > 1 and not any(scripts <= mix for mix in SCRIPT_MIXES):
@@ -66,7 +66,7 @@ def look_alike_message(name: str) -> str | None:
 
 
 def no_look_alikes(value) -> None:
-    """A Django validator for the names players know each other by."""
+    """A Django validator for usernames, the names players know each other by."""
     message = look_alike_message(str(value))
     if message:
         raise ValidationError(message, code="look_alike")
