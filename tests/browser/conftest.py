@@ -184,10 +184,11 @@ class Person:
             raise AssertionError(f"{self.name}'s page shows version {shown}, not {version} or later, after "
                                  f"{timeout / 1000:.0f} s; its socket: {diary}; its console: {self.errors}") from None
 
-    def wait_while_playing(self, selector, match, stall=LIVE_WAIT_MS, most=1000):
+    def wait_while_playing(self, selector, match, stall=LIVE_WAIT_MS, most=20000):
         """Wait for `selector` (a game's end) while the match plays on by itself: every new
         version the page shows starts the wait again, so a slow machine only takes longer, and a
-        match or page that stops moving for `stall` ms fails with what each shows."""
+        match or page that stops moving for `stall` ms fails with what each shows. (`most`: a
+        bound on the versions, far above a whole game's: bots' Catan to its winner took over 1,000.)"""
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
         first = int(self.page.get_attribute("#match-live", "data-version"))
