@@ -273,10 +273,14 @@
     return out;
   }
 
+  // Where the focus is: on what (or the page's body), and where on the screen, so that the
+  // checks of a step judge from this one read whether it shows, and whether it did before the
+  // page's last move.
   function focusNow() {
     const a = document.activeElement;
+    const r = a && a !== document.body ? a.getBoundingClientRect() : null;
     return {desc: describe(a), body: !a || a === document.body || a === document.documentElement,
-            shown: !!(a && a !== document.body && a.getBoundingClientRect().width > 0)};
+            shown: !!(r && r.width > 0), top: r ? r.top : 0, bottom: r ? r.bottom : 0, screen: innerHeight};
   }
 
   // The controls a step may act on, in the board and the panel (not the chat, not links that

@@ -187,21 +187,14 @@ class Player:
         """The part acted in went with the action (a port's panel once its last ship is sold),
         and the page moved to where it put the focus instead (Fuldrigger's turn and its next
         actions), which shows: the player is shown where they are now, not carried away."""
-        return bool(anchor) and not page["focus"]["body"] and self._anchor_now(anchor) is None and \
-            self.page.evaluate("""() => { const r = document.activeElement.getBoundingClientRect();
-                return r.width > 0 && r.bottom > 0 && r.top < innerHeight; }""")
+        return bool(anchor) and _focus_on_screen(page) and self._anchor_now(anchor) is None
 
     def _followed_the_focus(self, keyboard, page, before) -> bool:
         """A keyboard step after which the page's script put the focus on what comes next (Catan's
         next lit place, once "Confirm" and its bar went) and the page moved to show it, which it
         would not have without the move: a keyboard player must see where their next key acts
         (static/js/site.js, tradewindsLive.focus). A move past a focus already in view is not that."""
-        if not keyboard or page["focus"]["body"]:
-            return False
-        return self.page.evaluate("""dy => { const r = document.activeElement.getBoundingClientRect();
-            const shown = (top, bottom) => bottom > 0 && top < innerHeight;
-            return r.width > 0 && shown(r.top, r.bottom) && !shown(r.top + dy, r.bottom + dy); }""",
-                                  page["scrollY"] - before)
+        return keyboard and _focus_on_screen(page) and not _focus_on_screen(page, page["scrollY"] - before)
 
     def _shortened_under_it(self, anchor, page, before) -> bool:
         """The part acted in went with the action and the page, shorter by it, ends above where
@@ -314,6 +307,13 @@ def _shape(desc: str) -> str:
     """An element's description without its numbers, so the same control on another step, or
     the same kind of lit place elsewhere, counts as the same finding."""
     return re.sub(r"\d+", "#", desc)[:80]
+
+
+def _focus_on_screen(page, dy=0) -> bool:
+    """The focused control (not the page's body) shows on the screen, as the step's read of the
+    page (`page`) found it, or would with the page `dy` px from where it stands."""
+    f = page["focus"]
+    return not f["body"] and f["shown"] and f["bottom"] + dy > 0 and f["top"] + dy < f["screen"]
 
 
 def _gone_with_a_change(locator, version) -> bool:
