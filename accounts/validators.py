@@ -49,17 +49,19 @@ def _looks_latin(character: str) -> bool:
 
 def look_alike_message(name: str) -> str | None:
     """Why a username could be taken for another player's, or None."""
-    letters = [c for c in name if categories.alias(c) not in ANY_SCRIPT]
-    scripts = {categories.alias(c) for c in letters}
+    # Each letter with its script, looked up once.
+    letters = [(c, script) for c in name if (script := categories.alias(c)) not in ANY_SCRIPT]
+    counts = Counter(script for _c, script in letters)
+    scripts = set(counts)
     if len(scripts) > 1 and not any(scripts <= mix for mix in SCRIPT_MIXES):
         # Named by the letter from another alphabet than most of the name's (by its code too: it
         # looks like the one it stands in for).
-        most = Counter(categories.alias(c) for c in letters).most_common(1)[0][0]
-        odd = next(c for c in letters if categories.alias(c) != most)
+        most = counts.most_common(1)[0][0]
+        odd = next(c for c, script in letters if script != most)
         return _("A name keeps to one alphabet: “%(letter)s” (U+%(code)04X) is from another, so the "
                  "name could pass for someone else’s.") % {"letter": odd, "code": ord(odd)}
     # One other script written only in letters that look Latin ("раура"): a whole name in disguise.
-    if scripts and scripts != {"LATIN"} and all(_looks_latin(c) for c in letters):
+    if scripts and scripts != {"LATIN"} and all(_looks_latin(c) for c, _script in letters):
         return _("This name is written in letters that look like Latin ones, so it could pass for someone "
                  "else’s.")
     return None
